@@ -1,0 +1,308 @@
+/* Pipes: a connector + CRTC + planes, with one commit in flight and one queued. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xf86drm.h>
+#include "pipe.h"
+
+static struct wbc_kms_crtc *pick_crtc(struct wbc_kms_device *dev,
+		const struct wbc_kms_connector *conn, uint32_t crtc_id)
+{
+	for (size_t i = 0; i < dev->n_crtcs; i++) {
+		struct wbc_kms_crtc *crtc = &dev->crtcs[i];
+		if (crtc_id ? crtc->id == crtc_id : (conn->possible_crtcs & (1u << crtc->index)))
+			return crtc;
+	}
+	return NULL;
+}
+
+static int pick_plane(struct wbc_kms_pipe *pipe, enum wbc_kms_plane_type type, uint32_t id,
+		struct wbc_kms_plane **out)
+{
+	struct wbc_kms_device *dev = pipe->dev;
+	uint32_t mask = 1u << pipe->crtc->index;
+	if (id) {
+		struct wbc_kms_plane *p = wbc_kms_device_plane(dev, id);
+		if (!p)
+			return wbc_kms_fail(dev, -ENOENT, "no plane %u on %s", id, dev->path);
+		if (!(p->possible_crtcs & mask))
+			return wbc_kms_fail(dev, -EINVAL, "plane %u (%s) cannot be used on CRTC %u: "
+				"its possible_crtcs are 0x%x", id, wbc_kms_plane_type_name(p->type),
+				pipe->crtc->id, p->possible_crtcs);
+		*out = p;
+		return 0;
+	}
+	for (size_t i = 0; i < dev->n_planes; i++) {
+		struct wbc_kms_plane *p = &dev->planes[i];
+		if (p->type == type && (p->possible_crtcs & mask)) {
+			*out = p;
+			return 0;
+		}
+	}
+	*out = NULL;
+	return 0;
+}
+
+static struct wbc_kms_connector *find_writeback(struct wbc_kms_device *dev, unsigned crtc_index)
+{
+	for (size_t i = 0; i < dev->n_connectors; i++) {
+		struct wbc_kms_connector *c = &dev->connectors[i];
+		if (c->writeback && (c->possible_crtcs & (1u << crtc_index)))
+			return c;
+	}
+	return NULL;
+}
+
+static int set_mode_blob(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode)
+{
+	uint32_t blob = 0;
+	if (drmModeCreatePropertyBlob(pipe->dev->fd, mode, sizeof(*mode), &blob) != 0)
+		return wbc_kms_fail(pipe->dev, -errno, "mode blob: %s", strerror(errno));
+	if (pipe->mode_blob)
+		drmModeDestroyPropertyBlob(pipe->dev->fd, pipe->mode_blob);
+	pipe->mode_blob = blob;
+	pipe->mode = *mode;
+	return 0;
+}
+
+static const drmModeModeInfo *pick_mode(const struct wbc_kms_connector *conn,
+		const drmModeModeInfo *want)
+{
+	if (want)
+		return want;
+	if (conn->preferred_mode >= 0)
+		return &conn->modes[conn->preferred_mode];
+	return conn->n_modes ? &conn->modes[0] : NULL;
+}
+
+static int pipe_init(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_options *opts)
+{
+	struct wbc_kms_device *dev = pipe->dev;
+	pipe->connector = wbc_kms_device_connector(dev, opts->connector_id);
+	if (!pipe->connector || pipe->connector->writeback)
+		return wbc_kms_fail(dev, -ENOENT, "no display connector %u on %s",
+			opts->connector_id, dev->path);
+	pipe->crtc = pick_crtc(dev, pipe->connector, opts->crtc_id);
+	if (!pipe->crtc)
+		return wbc_kms_fail(dev, -ENOENT, "no CRTC%s%.0u reachable from connector %s",
+			opts->crtc_id ? " " : "", opts->crtc_id, pipe->connector->name);
+	const drmModeModeInfo *mode = pick_mode(pipe->connector, opts->mode);
+	if (!mode)
+		return wbc_kms_fail(dev, -ENOENT, "connector %s has no modes", pipe->connector->name);
+	int ret = pick_plane(pipe, WBC_KMS_PLANE_PRIMARY, opts->primary_plane_id, &pipe->primary);
+	if (ret == 0 && !pipe->primary)
+		ret = wbc_kms_fail(dev, -ENOENT, "no primary plane for CRTC %u", pipe->crtc->id);
+	if (ret == 0 && (opts->want_cursor || opts->cursor_plane_id))
+		ret = pick_plane(pipe, WBC_KMS_PLANE_CURSOR, opts->cursor_plane_id, &pipe->cursor);
+	if (ret == 0 && (opts->want_overlay || opts->overlay_plane_id))
+		ret = pick_plane(pipe, WBC_KMS_PLANE_OVERLAY, opts->overlay_plane_id, &pipe->overlay);
+	if (ret == 0)
+		ret = set_mode_blob(pipe, mode);
+	pipe->wb_connector = find_writeback(dev, pipe->crtc->index);
+	pipe->wb_route = pipe->wb_connector && !opts->no_writeback_route;
+	pipe->needs_modeset = true;
+	return ret;
+}
+
+int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_options *opts,
+		const struct wbc_kms_pipe_listener *listener, struct wbc_kms_pipe **out)
+{
+	struct wbc_kms_pipe *pipe = calloc(1, sizeof(*pipe));
+	if (!pipe)
+		return wbc_kms_fail(dev, -ENOMEM, "out of memory");
+	pipe->dev = dev;
+	if (listener)
+		pipe->listener = *listener;
+	int ret = pipe_init(pipe, opts);
+	if (ret < 0) {
+		if (pipe->mode_blob)
+			drmModeDestroyPropertyBlob(dev->fd, pipe->mode_blob);
+		free(pipe);
+		return ret;
+	}
+	wbc_kms_events_set_pipe(dev, pipe->crtc->index, pipe);
+	*out = pipe;
+	return 0;
+}
+
+/* Let the in-flight commit and capture finish, bounded, so nothing is freed under them. */
+static void pipe_drain(struct wbc_kms_pipe *pipe)
+{
+	for (int i = 0; i < 20 && pipe->flip_pending; i++)
+		wbc_kms_device_wait(pipe->dev, 50);
+	if (pipe->wb)
+		wbc_kms_writeback_drain(pipe->wb, 1000);
+}
+
+void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe)
+{
+	if (!pipe)
+		return;
+	if (pipe->has_queued) {
+		pipe->has_queued = false;
+		pipe->stats.superseded++;
+	}
+	pipe_drain(pipe);
+	if (pipe->active)
+		wbc_kms_pipe_disable(pipe);
+	wbc_kms_writeback_destroy(pipe->wb);
+	wbc_kms_events_set_pipe(pipe->dev, pipe->crtc->index, NULL);
+	if (pipe->mode_blob)
+		drmModeDestroyPropertyBlob(pipe->dev->fd, pipe->mode_blob);
+	free(pipe);
+}
+
+bool wbc_kms_pipe_busy(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->flip_pending || (pipe->wb && wbc_kms_writeback_blocks_commit(pipe->wb));
+}
+
+static void report(struct wbc_kms_pipe *pipe, const struct wbc_kms_flip_event *ev)
+{
+	if (pipe->listener.flip)
+		pipe->listener.flip(pipe->listener.data, pipe, ev);
+}
+
+int wbc_kms_pipe_commit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state)
+{
+	int ret = wbc_kms_pipe_submit(pipe, state, true);
+	if (ret < 0)
+		return ret;
+	if (!wbc_kms_pipe_busy(pipe))
+		return wbc_kms_pipe_submit(pipe, state, false);
+	if (pipe->has_queued) {
+		struct wbc_kms_flip_event ev = { .status = WBC_KMS_FLIP_SUPERSEDED,
+			.user_data = pipe->queued.user_data };
+		pipe->stats.superseded++;
+		report(pipe, &ev);
+	}
+	pipe->queued = *state;
+	pipe->has_queued = true;
+	return 0;
+}
+
+/* Send the queued state if the pipe became free. Called after flips and fences. */
+void wbc_kms_pipe_kick(struct wbc_kms_pipe *pipe)
+{
+	if (!pipe->has_queued || wbc_kms_pipe_busy(pipe))
+		return;
+	struct wbc_kms_pipe_state state = pipe->queued;
+	pipe->has_queued = false;
+	int ret = wbc_kms_pipe_submit(pipe, &state, false);
+	if (ret < 0) {
+		struct wbc_kms_flip_event ev = { .status = WBC_KMS_FLIP_FAILED, .error = ret,
+			.user_data = state.user_data };
+		report(pipe, &ev);
+	}
+}
+
+static uint64_t extend_seq(uint64_t near, unsigned seq32)
+{
+	uint64_t seq = (near & ~(uint64_t)0xffffffffu) | seq32;
+	if (seq + 0x80000000u < near)
+		seq += (uint64_t)1 << 32;
+	return seq;
+}
+
+void wbc_kms_pipe_handle_flip(struct wbc_kms_pipe *pipe, unsigned seq32, uint64_t ts_ns)
+{
+	if (!pipe->flip_pending)
+		return;
+	uint64_t seq = extend_seq(pipe->submit_seq, seq32);
+	pipe->flip_pending = false;
+	pipe->stats.flips++;
+	if (pipe->submit_seq && seq > pipe->submit_seq + 1)
+		pipe->stats.missed_vblanks += seq - pipe->submit_seq - 1;
+	struct wbc_kms_flip_event ev = {
+		.status = WBC_KMS_FLIP_DONE, .sequence = seq, .timestamp_ns = ts_ns,
+		.user_data = pipe->flip_user_data, .captured = pipe->flip_job != NULL,
+	};
+	struct wbc_kms_wb_buffer *job = pipe->flip_job;
+	pipe->flip_job = NULL;
+	report(pipe, &ev);
+	if (job)
+		wbc_kms_writeback_flipped(pipe->wb, job, seq, ts_ns);
+	wbc_kms_pipe_kick(pipe);
+}
+
+void wbc_kms_pipe_deliver_frame(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_frame *frame)
+{
+	if (pipe->listener.frame)
+		pipe->listener.frame(pipe->listener.data, pipe, frame);
+	else
+		wbc_kms_pipe_release_frame(pipe, frame->buffer);
+}
+
+int wbc_kms_pipe_set_mode(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode,
+		const struct wbc_kms_pipe_state *state)
+{
+	pipe_drain(pipe);
+	if (pipe->flip_pending)
+		return wbc_kms_fail(pipe->dev, -EBUSY, "a commit is still in flight");
+	drmModeModeInfo old = pipe->mode;
+	int ret = set_mode_blob(pipe, mode);
+	if (ret == 0 && pipe->wb)
+		ret = wbc_kms_writeback_resize(pipe->wb, mode->hdisplay, mode->vdisplay);
+	if (ret == 0) {
+		pipe->needs_modeset = true;
+		ret = wbc_kms_pipe_commit(pipe, state);
+	}
+	if (ret < 0) {
+		char msg[WBC_KMS_ERROR_MAX];
+		memcpy(msg, pipe->dev->error, sizeof(msg));
+		set_mode_blob(pipe, &old);
+		if (pipe->wb)
+			wbc_kms_writeback_resize(pipe->wb, old.hdisplay, old.vdisplay);
+		pipe->needs_modeset = false;
+		memcpy(pipe->dev->error, msg, sizeof(msg));
+	}
+	return ret;
+}
+
+const drmModeModeInfo *wbc_kms_pipe_mode(const struct wbc_kms_pipe *pipe)
+{
+	return &pipe->mode;
+}
+
+struct wbc_kms_crtc *wbc_kms_pipe_crtc(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->crtc;
+}
+
+struct wbc_kms_connector *wbc_kms_pipe_connector(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->connector;
+}
+
+struct wbc_kms_plane *wbc_kms_pipe_plane(const struct wbc_kms_pipe *pipe,
+		enum wbc_kms_plane_type type)
+{
+	switch (type) {
+	case WBC_KMS_PLANE_PRIMARY: return pipe->primary;
+	case WBC_KMS_PLANE_CURSOR: return pipe->cursor;
+	case WBC_KMS_PLANE_OVERLAY: return pipe->overlay;
+	}
+	return NULL;
+}
+
+uint64_t wbc_kms_pipe_refresh_ns(const struct wbc_kms_pipe *pipe)
+{
+	const drmModeModeInfo *m = &pipe->mode;
+	if (!m->clock || !m->htotal || !m->vtotal)
+		return 0;
+	/* clock is in kHz: period = htotal * vtotal / (clock * 1000) seconds. */
+	return (uint64_t)m->htotal * m->vtotal * 1000000u / m->clock;
+}
+
+void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe_stats *out)
+{
+	*out = pipe->stats;
+	if (pipe->wb)
+		wbc_kms_writeback_count(pipe->wb, &out->captures_armed, &out->captures_done,
+			&out->captures_skipped);
+}
+
+struct wbc_kms_device *wbc_kms_pipe_device(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->dev;
+}

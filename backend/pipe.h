@@ -1,0 +1,47 @@
+/* Internal: the pipe object, shared by pipe.c, commit.c and writeback.c. */
+#ifndef WBC_KMS_PIPE_H
+#define WBC_KMS_PIPE_H
+
+#include "private.h"
+
+/* Owned by the caller of wbc_kms_pipe_create; borrows the device and its objects. */
+struct wbc_kms_pipe {
+	struct wbc_kms_device *dev;
+	struct wbc_kms_pipe_listener listener;
+	struct wbc_kms_connector *connector;
+	struct wbc_kms_crtc *crtc;
+	struct wbc_kms_plane *primary, *cursor, *overlay;
+	drmModeModeInfo mode;
+	uint32_t mode_blob;              /* owned property blob of mode */
+	bool needs_modeset;              /* next commit goes out blocking with ALLOW_MODESET */
+	bool active;                     /* the CRTC is on (a modeset succeeded) */
+
+	/* The one commit in flight, if any. */
+	bool flip_pending;
+	void *flip_user_data;
+	struct wbc_kms_wb_buffer *flip_job; /* its writeback job, or NULL */
+	uint64_t submit_seq;             /* vblank count when it went out; 0 = unknown */
+
+	/* The state waiting for the pipe to be free. */
+	bool has_queued;
+	struct wbc_kms_pipe_state queued;
+
+	/* Writeback: the connector (borrowed), how it is routed, and the pool (owned). */
+	struct wbc_kms_connector *wb_connector;
+	bool wb_route;                   /* route it in modesets */
+	bool wb_route_per_capture;       /* fallback: the kernel refused an idle route */
+	struct wbc_kms_writeback *wb;
+
+	struct wbc_kms_pipe_stats stats;
+};
+
+/* commit.c */
+int wbc_kms_pipe_submit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state,
+		bool test_only);
+int wbc_kms_pipe_disable(struct wbc_kms_pipe *pipe);
+
+/* writeback.c: the one place that knows how the writeback connector is routed. */
+int wbc_kms_writeback_add_route(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
+		bool modeset, bool capturing);
+
+#endif

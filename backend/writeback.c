@@ -1,0 +1,404 @@
+/*
+ * Writeback: a pool of dumb buffers the CRTC's composed output is written into, armed one
+ * commit at a time (WRITEBACK_FB_ID + WRITEBACK_OUT_FENCE_PTR are one-shot), with the
+ * out-fence polled in the device's event loop. A frame reaches the consumer once both its
+ * fence has signalled and its commit's flip event (which carries the sequence) arrived.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <drm_fourcc.h>
+#include <xf86drm.h>
+#include "pipe.h"
+
+#define WBC_KMS_WB_MAX_BUFFERS 16
+
+enum wb_state {
+	WB_FREE,        /* may be armed */
+	WB_ARMED,       /* in a commit: fence and/or flip outstanding */
+	WB_HELD,        /* with the consumer until wbc_kms_pipe_release_frame */
+};
+
+/* One pool slot; the buffer is owned by the pool. */
+struct wbc_kms_wb_buffer {
+	struct wbc_kms_writeback *wb;
+	struct wbc_kms_buffer *buf;
+	enum wb_state state;
+	int fence_fd;                    /* sync_file from the kernel, -1 when none */
+	bool fence_polled, signalled, flipped;
+	uint64_t seq, ts_ns;
+	void *user_data;
+	struct wbc_kms_event_source src;
+};
+
+/* Owned by its pipe. */
+struct wbc_kms_writeback {
+	struct wbc_kms_pipe *pipe;
+	uint32_t format, width, height;
+	bool wait_fence;
+	unsigned n_buffers;
+	struct wbc_kms_wb_buffer slots[WBC_KMS_WB_MAX_BUFFERS];
+	unsigned fences_outstanding;
+	uint64_t armed, done, skipped;
+	int test_fence_fd;               /* target of OUT_FENCE_PTR in TEST_ONLY requests */
+};
+
+void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts)
+{
+	*opts = (struct wbc_kms_writeback_options){ .n_buffers = 3, .wait_fence = true };
+}
+
+bool wbc_kms_writeback_supported(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->wb_connector != NULL;
+}
+
+struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->wb_connector;
+}
+
+bool wbc_kms_pipe_writeback_routed(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->wb_route && !pipe->wb_route_per_capture;
+}
+
+static bool format_listed(const struct wbc_kms_connector *c, uint32_t format)
+{
+	for (size_t i = 0; i < c->n_writeback_formats; i++)
+		if (c->writeback_formats[i] == format)
+			return true;
+	return false;
+}
+
+static void list_formats(const struct wbc_kms_connector *c, char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n_writeback_formats && used < len; i++) {
+		char *name = drmGetFormatName(c->writeback_formats[i]);
+		int n = snprintf(out + used, len - used, "%s%s", i ? " " : "", name ? name : "?");
+		free(name);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+int wbc_kms_pipe_check_writeback(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_request *r)
+{
+	struct wbc_kms_device *dev = pipe->dev;
+	struct wbc_kms_connector *c = pipe->wb_connector;
+	if (!c)
+		return wbc_kms_fail(dev, -ENOTSUP, "%s (driver %s) has no writeback connector for "
+			"CRTC %u", dev->path, dev->driver, pipe->crtc->id);
+	if (r->out_fence && !r->fb)
+		return wbc_kms_fail(dev, -EINVAL, "writeback out-fence requested without a "
+			"framebuffer on %s", c->name);
+	if (!r->fb)
+		return 0;
+	if (!r->crtc_active)
+		return wbc_kms_fail(dev, -EINVAL, "writeback requested on CRTC %u, which is off",
+			pipe->crtc->id);
+	if (!format_listed(c, r->fb->format)) {
+		char have[128], *name = drmGetFormatName(r->fb->format);
+		list_formats(c, have, sizeof(have));
+		wbc_kms_fail(dev, -EINVAL, "writeback format %s is not in %s's "
+			"WRITEBACK_PIXEL_FORMATS (%s)", name ? name : "?", c->name, have);
+		free(name);
+		return -EINVAL;
+	}
+	if (r->fb->width != pipe->mode.hdisplay || r->fb->height != pipe->mode.vdisplay)
+		return wbc_kms_fail(dev, -EINVAL, "writeback framebuffer %ux%u does not match the "
+			"mode %ux%u", r->fb->width, r->fb->height, pipe->mode.hdisplay,
+			pipe->mode.vdisplay);
+	return 0;
+}
+
+static void free_slots(struct wbc_kms_writeback *wb)
+{
+	for (unsigned i = 0; i < wb->n_buffers; i++) {
+		struct wbc_kms_wb_buffer *b = &wb->slots[i];
+		if (b->fence_polled)
+			wbc_kms_events_remove(wb->pipe->dev, &b->src);
+		if (b->fence_fd >= 0)
+			close(b->fence_fd);
+		wbc_kms_buffer_destroy(wb->pipe->dev, b->buf);
+		*b = (struct wbc_kms_wb_buffer){ .fence_fd = -1 };
+	}
+}
+
+static int alloc_slots(struct wbc_kms_writeback *wb)
+{
+	for (unsigned i = 0; i < wb->n_buffers; i++) {
+		struct wbc_kms_wb_buffer *b = &wb->slots[i];
+		*b = (struct wbc_kms_wb_buffer){ .wb = wb, .fence_fd = -1 };
+		int ret = wbc_kms_buffer_create(wb->pipe->dev, wb->width, wb->height, wb->format,
+			&b->buf);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
+		const struct wbc_kms_writeback_options *opts)
+{
+	struct wbc_kms_device *dev = pipe->dev;
+	struct wbc_kms_writeback_options defaults;
+	wbc_kms_writeback_options_init(&defaults);
+	if (!opts)
+		opts = &defaults;
+	if (pipe->wb)
+		return wbc_kms_fail(dev, -EBUSY, "writeback is already enabled on CRTC %u",
+			pipe->crtc->id);
+	if (!pipe->wb_connector || !pipe->wb_route)
+		return wbc_kms_fail(dev, -ENOTSUP, "%s (driver %s) has no writeback connector for "
+			"CRTC %u", dev->path, dev->driver, pipe->crtc->id);
+	uint32_t format = opts->format;
+	if (!format)
+		format = format_listed(pipe->wb_connector, DRM_FORMAT_XRGB8888) ?
+			DRM_FORMAT_XRGB8888 : pipe->wb_connector->writeback_formats[0];
+	unsigned n = opts->n_buffers ? opts->n_buffers : 3;
+	if (n > WBC_KMS_WB_MAX_BUFFERS)
+		return wbc_kms_fail(dev, -EINVAL, "at most %d writeback buffers", WBC_KMS_WB_MAX_BUFFERS);
+	struct wbc_kms_fb probe = {
+		.width = opts->width ? opts->width : pipe->mode.hdisplay,
+		.height = opts->height ? opts->height : pipe->mode.vdisplay, .format = format,
+	};
+	struct wbc_kms_wb_request req = { .fb = &probe, .out_fence = true, .crtc_active = true };
+	int ret = wbc_kms_pipe_check_writeback(pipe, &req);
+	if (ret < 0)
+		return ret;
+	struct wbc_kms_writeback *wb = calloc(1, sizeof(*wb));
+	if (!wb)
+		return wbc_kms_fail(dev, -ENOMEM, "out of memory");
+	*wb = (struct wbc_kms_writeback){ .pipe = pipe, .format = format, .width = probe.width,
+		.height = probe.height, .wait_fence = opts->wait_fence, .n_buffers = n,
+		.test_fence_fd = -1 };
+	ret = alloc_slots(wb);
+	if (ret < 0) {
+		free_slots(wb);
+		free(wb);
+		return ret;
+	}
+	pipe->wb = wb;
+	return 0;
+}
+
+void wbc_kms_pipe_disable_writeback(struct wbc_kms_pipe *pipe)
+{
+	wbc_kms_writeback_destroy(pipe->wb);
+	pipe->wb = NULL;
+}
+
+void wbc_kms_writeback_destroy(struct wbc_kms_writeback *wb)
+{
+	if (!wb)
+		return;
+	wbc_kms_writeback_drain(wb, 1000);
+	free_slots(wb);
+	free(wb);
+}
+
+uint32_t wbc_kms_pipe_writeback_format(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->wb ? pipe->wb->format : 0;
+}
+
+/*
+ * Routing. The writeback connector is routed to the CRTC in the modeset and left there:
+ * changing a connector's CRTC marks the CRTC connectors_changed, a full modeset. Kernels
+ * since the writeback uAPI landed accept a routed connector with no framebuffer; for one
+ * that does not (wb_route_per_capture, found by the first modeset's TEST_ONLY), each
+ * capture commit routes it and the next commit unroutes it, both with ALLOW_MODESET.
+ */
+int wbc_kms_writeback_add_route(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
+		bool modeset, bool capturing)
+{
+	struct wbc_kms_connector *c = pipe->wb_connector;
+	if (!c || !pipe->wb_route)
+		return 0;
+	uint32_t crtc = pipe->crtc->id;
+	if (pipe->wb_route_per_capture)
+		crtc = capturing ? crtc : 0;
+	else if (!modeset)
+		return 0;
+	return wbc_kms_atomic_add(pipe->dev, req, c->id, c->props.crtc_id, crtc, "CRTC_ID");
+}
+
+int wbc_kms_writeback_route_refused(struct wbc_kms_pipe *pipe)
+{
+	if (!pipe->wb_route || pipe->wb_route_per_capture)
+		return 0;
+	pipe->wb_route_per_capture = true;
+	return 1;
+}
+
+static struct wbc_kms_wb_buffer *free_slot(struct wbc_kms_writeback *wb)
+{
+	for (unsigned i = 0; i < wb->n_buffers; i++)
+		if (wb->slots[i].state == WB_FREE)
+			return &wb->slots[i];
+	return NULL;
+}
+
+int wbc_kms_writeback_arm(struct wbc_kms_writeback *wb, drmModeAtomicReq *req, bool test_only,
+		void *user_data, struct wbc_kms_wb_buffer **job)
+{
+	struct wbc_kms_pipe *pipe = wb->pipe;
+	struct wbc_kms_connector *c = pipe->wb_connector;
+	struct wbc_kms_wb_buffer *b = free_slot(wb);
+	*job = NULL;
+	if (!b) {
+		/* The display never waits for capture: this commit goes out without it. */
+		wb->skipped += !test_only;
+		return 0;
+	}
+	struct wbc_kms_wb_request check = { .fb = &b->buf->fb, .out_fence = true,
+		.crtc_active = true };
+	int ret = wbc_kms_pipe_check_writeback(pipe, &check);
+	int *fence = test_only ? &wb->test_fence_fd : &b->fence_fd;
+	*fence = -1;
+	ret = ret ? ret : wbc_kms_atomic_add(pipe->dev, req, c->id, c->props.writeback_fb_id,
+		b->buf->fb.id, "WRITEBACK_FB_ID");
+	ret = ret ? ret : wbc_kms_atomic_add(pipe->dev, req, c->id,
+		c->props.writeback_out_fence_ptr, (uint64_t)(uintptr_t)fence,
+		"WRITEBACK_OUT_FENCE_PTR");
+	if (ret < 0 || test_only)
+		return ret;
+	b->state = WB_ARMED;
+	b->signalled = b->flipped = false;
+	b->user_data = user_data;
+	*job = b;
+	return 0;
+}
+
+static void maybe_deliver(struct wbc_kms_wb_buffer *b)
+{
+	if (b->state != WB_ARMED || !b->signalled || !b->flipped)
+		return;
+	struct wbc_kms_writeback *wb = b->wb;
+	b->state = WB_HELD;
+	wb->done++;
+	struct wbc_kms_wb_frame frame = {
+		.buffer = b, .data = b->buf->map, .stride = b->buf->stride, .format = wb->format,
+		.width = wb->width, .height = wb->height, .sequence = b->seq,
+		.timestamp_ns = b->ts_ns, .user_data = b->user_data,
+	};
+	wbc_kms_pipe_deliver_frame(wb->pipe, &frame);
+}
+
+static void fence_signalled(struct wbc_kms_wb_buffer *b)
+{
+	struct wbc_kms_writeback *wb = b->wb;
+	if (b->fence_polled)
+		wbc_kms_events_remove(wb->pipe->dev, &b->src);
+	b->fence_polled = false;
+	if (b->fence_fd >= 0)
+		close(b->fence_fd);
+	b->fence_fd = -1;
+	b->signalled = true;
+	wb->fences_outstanding--;
+}
+
+static void handle_fence(struct wbc_kms_event_source *src, uint32_t events)
+{
+	struct wbc_kms_wb_buffer *b = src->data;
+	struct wbc_kms_pipe *pipe = b->wb->pipe;
+	fence_signalled(b);
+	maybe_deliver(b);
+	wbc_kms_pipe_kick(pipe);
+}
+
+void wbc_kms_writeback_committed(struct wbc_kms_writeback *wb, struct wbc_kms_wb_buffer *b)
+{
+	wb->armed++;
+	wb->fences_outstanding++;
+	if (b->fence_fd < 0) {
+		/* No fence came back: treat the write as complete at the flip. */
+		b->signalled = true;
+		wb->fences_outstanding--;
+		return;
+	}
+	b->src = (struct wbc_kms_event_source){ .fd = b->fence_fd, .handle = handle_fence,
+		.data = b };
+	if (wbc_kms_events_add(wb->pipe->dev, &b->src) == 0) {
+		b->fence_polled = true;
+		return;
+	}
+	/* Cannot poll it: wait for it here rather than lose the frame. */
+	struct pollfd p = { .fd = b->fence_fd, .events = POLLIN };
+	poll(&p, 1, 1000);
+	fence_signalled(b);
+}
+
+void wbc_kms_writeback_commit_failed(struct wbc_kms_writeback *wb, struct wbc_kms_wb_buffer *b)
+{
+	if (b->fence_fd >= 0)
+		close(b->fence_fd);
+	b->fence_fd = -1;
+	b->state = WB_FREE;
+}
+
+void wbc_kms_writeback_flipped(struct wbc_kms_writeback *wb, struct wbc_kms_wb_buffer *b,
+		uint64_t seq, uint64_t ts_ns)
+{
+	b->seq = seq;
+	b->ts_ns = ts_ns;
+	b->flipped = true;
+	maybe_deliver(b);
+}
+
+bool wbc_kms_writeback_blocks_commit(const struct wbc_kms_writeback *wb)
+{
+	return wb->wait_fence && wb->fences_outstanding > 0;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void wbc_kms_writeback_drain(struct wbc_kms_writeback *wb, int timeout_ms)
+{
+	int64_t end = now_ms() + timeout_ms;
+	while (wb->fences_outstanding > 0 && now_ms() < end)
+		wbc_kms_device_wait(wb->pipe->dev, 20);
+}
+
+int wbc_kms_writeback_resize(struct wbc_kms_writeback *wb, uint32_t width, uint32_t height)
+{
+	for (unsigned i = 0; i < wb->n_buffers; i++)
+		if (wb->slots[i].state != WB_FREE)
+			return wbc_kms_fail(wb->pipe->dev, -EBUSY, "writeback buffer %u is still in use",
+				i);
+	free_slots(wb);
+	wb->width = width;
+	wb->height = height;
+	int ret = alloc_slots(wb);
+	if (ret < 0)
+		free_slots(wb);
+	return ret;
+}
+
+void wbc_kms_writeback_count(const struct wbc_kms_writeback *wb, uint64_t *armed,
+		uint64_t *done, uint64_t *skipped)
+{
+	*armed = wb->armed;
+	*done = wb->done;
+	*skipped = wb->skipped;
+}
+
+void wbc_kms_pipe_release_frame(struct wbc_kms_pipe *pipe, struct wbc_kms_wb_buffer *b)
+{
+	if (b && b->state == WB_HELD)
+		b->state = WB_FREE;
+	if (pipe)
+		wbc_kms_pipe_kick(pipe);
+}

@@ -1,0 +1,330 @@
+/*
+ * wbc_kms: wbc's KMS library, on libdrm only.
+ *
+ * A wbc_kms_device is an opened DRM device with everything discovered about it (CRTCs,
+ * planes, encoders, connectors, writeback connectors). A wbc_kms_pipe drives one CRTC:
+ * connector + CRTC + primary plane (+ cursor/overlay planes), validated with TEST_ONLY,
+ * committed NONBLOCK with page-flip events, at most one commit in flight. A pipe can arm
+ * writeback on any commit and hands the finished frame to its consumer when the out-fence
+ * signals.
+ *
+ * Threading: none. All calls on one device happen on one thread; callbacks run from
+ * wbc_kms_device_dispatch() on that thread.
+ *
+ * Errors: functions that can fail return a negative errno; a readable message for the
+ * last failure is kept on the device (wbc_kms_device_error()). The library never exits,
+ * aborts or prints on its own.
+ */
+#ifndef WBC_KMS_H
+#define WBC_KMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <xf86drmMode.h>
+
+#define WBC_KMS_ERROR_MAX 256
+
+/* For failures that happen before a device exists (wbc_kms_device_open). */
+struct wbc_kms_error {
+	int code;                        /* negative errno */
+	char message[WBC_KMS_ERROR_MAX];
+};
+
+enum wbc_kms_plane_type {
+	WBC_KMS_PLANE_OVERLAY = DRM_PLANE_TYPE_OVERLAY,
+	WBC_KMS_PLANE_PRIMARY = DRM_PLANE_TYPE_PRIMARY,
+	WBC_KMS_PLANE_CURSOR = DRM_PLANE_TYPE_CURSOR,
+};
+
+/* Property ids, looked up by name once at discovery; 0 = the object has no such property. */
+struct wbc_kms_crtc_props {
+	uint32_t active, mode_id, out_fence_ptr, vrr_enabled;
+};
+
+struct wbc_kms_plane_props {
+	uint32_t type, fb_id, crtc_id, in_formats, in_fence_fd;
+	uint32_t src_x, src_y, src_w, src_h, crtc_x, crtc_y, crtc_w, crtc_h;
+	uint32_t zpos, alpha, pixel_blend_mode, rotation;
+};
+
+struct wbc_kms_connector_props {
+	uint32_t crtc_id, dpms, edid, link_status;
+	uint32_t writeback_fb_id, writeback_out_fence_ptr, writeback_pixel_formats;
+};
+
+/* One format of a plane with the modifiers IN_FORMATS lists for it. */
+struct wbc_kms_format {
+	uint32_t fourcc;
+	size_t n_modifiers;
+	uint64_t *modifiers;             /* owned by the plane */
+};
+
+struct wbc_kms_crtc {
+	uint32_t id;
+	unsigned index;                  /* bit index in possible_crtcs masks */
+	struct wbc_kms_crtc_props props;
+	uint32_t gamma_size;
+	bool active;                     /* state found at open */
+	bool mode_valid;
+	drmModeModeInfo mode;            /* mode found at open, if mode_valid */
+};
+
+struct wbc_kms_plane {
+	uint32_t id;
+	enum wbc_kms_plane_type type;
+	uint32_t possible_crtcs;         /* bitmask of wbc_kms_crtc.index */
+	struct wbc_kms_plane_props props;
+	bool has_in_formats;             /* IN_FORMATS present: modifiers below are real */
+	size_t n_formats;
+	struct wbc_kms_format *formats;  /* owned; from the plane's format list */
+	uint32_t crtc_id, fb_id;         /* state found at open */
+	bool has_zpos;
+	uint64_t zpos_min, zpos_max, zpos;
+};
+
+struct wbc_kms_encoder {
+	uint32_t id, type, possible_crtcs, crtc_id;
+};
+
+struct wbc_kms_connector {
+	uint32_t id;
+	uint32_t type, type_id;
+	char name[32];                   /* e.g. "Virtual-1", "Writeback-1" */
+	drmModeConnection status;
+	uint32_t mm_width, mm_height;
+	size_t n_modes;
+	drmModeModeInfo *modes;          /* owned */
+	int preferred_mode;              /* index into modes, -1 if none flagged preferred */
+	bool has_edid;
+	uint32_t possible_crtcs;         /* union over the connector's encoders */
+	size_t n_encoders;
+	uint32_t *encoders;              /* owned; encoder ids */
+	struct wbc_kms_connector_props props;
+	uint32_t crtc_id;                /* routing found at open */
+	bool writeback;                  /* DRM_MODE_CONNECTOR_WRITEBACK */
+	size_t n_writeback_formats;
+	uint32_t *writeback_formats;     /* owned; WRITEBACK_PIXEL_FORMATS */
+};
+
+struct wbc_kms_caps {
+	bool atomic, universal_planes, writeback_connectors;
+	bool dumb_buffer, prime_import, prime_export, timestamp_monotonic;
+	bool crtc_in_vblank_event, addfb2_modifiers, async_page_flip;
+	uint64_t cursor_width, cursor_height;
+	uint32_t min_width, max_width, min_height, max_height;
+};
+
+/* Owned by the caller of wbc_kms_device_open*; everything inside by the device. */
+struct wbc_kms_device {
+	int fd;
+	bool owns_fd;
+	char path[64];
+	char driver[32];
+	char driver_desc[64];
+	int driver_major, driver_minor, driver_patch;
+	struct wbc_kms_caps caps;
+	size_t n_crtcs, n_planes, n_encoders, n_connectors;
+	struct wbc_kms_crtc *crtcs;
+	struct wbc_kms_plane *planes;
+	struct wbc_kms_encoder *encoders;
+	struct wbc_kms_connector *connectors;
+	char error[WBC_KMS_ERROR_MAX];
+	struct wbc_kms_event_loop *events; /* private */
+};
+
+struct wbc_kms_device_options {
+	bool master;                     /* become DRM master (drmSetMaster) and fail if we can't */
+};
+
+/* Open by path; the device owns (and closes) the fd. */
+int wbc_kms_device_open(const char *path, const struct wbc_kms_device_options *opts,
+		struct wbc_kms_device **out, struct wbc_kms_error *err);
+/* Open on an fd the caller keeps owning (e.g. from libseat); the device never closes it. */
+int wbc_kms_device_open_fd(int fd, const struct wbc_kms_device_options *opts,
+		struct wbc_kms_device **out, struct wbc_kms_error *err);
+void wbc_kms_device_destroy(struct wbc_kms_device *dev);
+const char *wbc_kms_device_error(const struct wbc_kms_device *dev);
+
+/* The single fd to poll (readable) from any event loop; then call dispatch. */
+int wbc_kms_device_get_event_fd(const struct wbc_kms_device *dev);
+/* Handle everything ready (page flips, fences) without blocking. Returns <0 on error. */
+int wbc_kms_device_dispatch(struct wbc_kms_device *dev);
+/* Block until something is handled or timeout_ms passes (-1: forever). 0 on timeout. */
+int wbc_kms_device_wait(struct wbc_kms_device *dev, int timeout_ms);
+
+/* Lookups; NULL when absent. */
+struct wbc_kms_crtc *wbc_kms_device_crtc(struct wbc_kms_device *dev, uint32_t id);
+struct wbc_kms_plane *wbc_kms_device_plane(struct wbc_kms_device *dev, uint32_t id);
+struct wbc_kms_connector *wbc_kms_device_connector(struct wbc_kms_device *dev, uint32_t id);
+bool wbc_kms_plane_supports(const struct wbc_kms_plane *plane, uint32_t fourcc, uint64_t modifier);
+const char *wbc_kms_connector_type_name(uint32_t type);
+const char *wbc_kms_plane_type_name(enum wbc_kms_plane_type type);
+
+/* ---- Framebuffers ---------------------------------------------------------------- */
+
+/* A KMS framebuffer. Created by wbc_kms_buffer (dumb) or wbc_kms_fb_import (dma-buf). */
+struct wbc_kms_fb {
+	uint32_t id;
+	uint32_t width, height, format;
+	uint64_t modifier;
+};
+
+/* A dumb buffer with its framebuffer and a CPU mapping. Owned by its creator. */
+struct wbc_kms_buffer {
+	struct wbc_kms_fb fb;
+	uint32_t handle, stride;
+	uint64_t size;
+	void *map;                       /* read-write mapping, size bytes */
+};
+
+int wbc_kms_buffer_create(struct wbc_kms_device *dev, uint32_t width, uint32_t height,
+		uint32_t format, struct wbc_kms_buffer **out);
+void wbc_kms_buffer_destroy(struct wbc_kms_device *dev, struct wbc_kms_buffer *buf);
+
+/* Import dma-buf planes as a framebuffer (PRIME). The fds stay the caller's. */
+struct wbc_kms_dmabuf {
+	uint32_t width, height, format;
+	uint64_t modifier;               /* DRM_FORMAT_MOD_INVALID: implicit */
+	int n_planes;
+	int fds[4];
+	uint32_t offsets[4], strides[4];
+};
+int wbc_kms_fb_import(struct wbc_kms_device *dev, const struct wbc_kms_dmabuf *dmabuf,
+		struct wbc_kms_fb *out);
+void wbc_kms_fb_remove(struct wbc_kms_device *dev, struct wbc_kms_fb *fb);
+
+/* ---- Pipes ----------------------------------------------------------------------- */
+
+struct wbc_kms_pipe;
+
+/* Where a plane shows a framebuffer; fb == NULL disables the plane. src_* in whole
+ * pixels (0,0,0,0 = the whole fb); crtc_w/h 0 = the fb's size. */
+struct wbc_kms_plane_state {
+	const struct wbc_kms_fb *fb;
+	int32_t crtc_x, crtc_y;
+	uint32_t crtc_w, crtc_h;
+	uint32_t src_x, src_y, src_w, src_h;
+};
+
+/* What one commit shows. */
+struct wbc_kms_pipe_state {
+	struct wbc_kms_plane_state primary, cursor, overlay;
+	bool capture;                    /* arm writeback on this commit (if enabled and a buffer is free) */
+	void *user_data;                 /* handed back in the flip event */
+};
+
+enum wbc_kms_flip_status {
+	WBC_KMS_FLIP_DONE,               /* on screen since the vblank below */
+	WBC_KMS_FLIP_SUPERSEDED,         /* queued, then replaced by a newer state: never shown */
+	WBC_KMS_FLIP_FAILED,             /* the kernel refused it when it went out (see error) */
+};
+
+/* Every state passed to wbc_kms_pipe_commit comes back exactly once as one of these. */
+struct wbc_kms_flip_event {
+	enum wbc_kms_flip_status status;
+	int error;                       /* negative errno when FAILED */
+	uint64_t sequence;               /* vblank counter of the CRTC */
+	uint64_t timestamp_ns;           /* kernel's vblank time, CLOCK_MONOTONIC */
+	void *user_data;                 /* of the commit that completed */
+	bool captured;                   /* this commit was armed for writeback */
+};
+
+/* A completed writeback frame, valid until wbc_kms_pipe_release_frame(). */
+struct wbc_kms_wb_frame {
+	struct wbc_kms_wb_buffer *buffer; /* opaque token to release */
+	const void *data;                /* read-only mapping */
+	uint32_t stride, format, width, height;
+	uint64_t sequence, timestamp_ns; /* of the commit that produced it */
+	void *user_data;                 /* of that commit */
+};
+
+struct wbc_kms_pipe_listener {
+	void (*flip)(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_flip_event *ev);
+	void (*frame)(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_frame *frame);
+	void *data;
+};
+
+struct wbc_kms_pipe_options {
+	uint32_t connector_id;           /* required */
+	const drmModeModeInfo *mode;     /* NULL: preferred, else the first mode */
+	uint32_t crtc_id;                /* 0: first CRTC the connector can reach */
+	bool want_cursor, want_overlay;  /* reserve such planes if the CRTC has them */
+	/* Explicit planes (0: pick); each must list the CRTC in its possible_crtcs. */
+	uint32_t primary_plane_id, cursor_plane_id, overlay_plane_id;
+	bool no_writeback_route;         /* don't route a writeback connector in the modeset */
+};
+
+int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_options *opts,
+		const struct wbc_kms_pipe_listener *listener, struct wbc_kms_pipe **out);
+/* Disables what the pipe enabled and frees it (waits for an in-flight commit, bounded). */
+void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe);
+
+const drmModeModeInfo *wbc_kms_pipe_mode(const struct wbc_kms_pipe *pipe);
+struct wbc_kms_crtc *wbc_kms_pipe_crtc(const struct wbc_kms_pipe *pipe);
+struct wbc_kms_connector *wbc_kms_pipe_connector(const struct wbc_kms_pipe *pipe);
+struct wbc_kms_plane *wbc_kms_pipe_plane(const struct wbc_kms_pipe *pipe, enum wbc_kms_plane_type type);
+uint64_t wbc_kms_pipe_refresh_ns(const struct wbc_kms_pipe *pipe);
+
+/* Validate with DRM_MODE_ATOMIC_TEST_ONLY only (no effect on the screen). */
+int wbc_kms_pipe_test(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state);
+/*
+ * Test, then commit. The first commit of a pipe is a blocking modeset (ALLOW_MODESET);
+ * every later one is NONBLOCK + PAGE_FLIP_EVENT. While a commit is in flight (flip event
+ * or, with writeback, its out-fence outstanding) the state is queued and goes out as soon
+ * as the pipe is free; a newer state replaces a queued one, which is reported through the
+ * flip event with status SUPERSEDED.
+ */
+int wbc_kms_pipe_commit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state);
+/* Change mode: a blocking modeset with the state given; resizes the writeback pool. */
+int wbc_kms_pipe_set_mode(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode,
+		const struct wbc_kms_pipe_state *state);
+bool wbc_kms_pipe_busy(const struct wbc_kms_pipe *pipe);
+
+struct wbc_kms_pipe_stats {
+	uint64_t commits, flips, superseded, failed, test_only;
+	uint64_t missed_vblanks;         /* sequence gaps between consecutive flips beyond 1 */
+	uint64_t modesets;
+	uint64_t captures_armed, captures_done, captures_skipped;
+};
+void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe_stats *out);
+
+/* ---- Writeback ------------------------------------------------------------------- */
+
+/* Whether some writeback connector can reach this pipe's CRTC (and with what formats). */
+bool wbc_kms_writeback_supported(const struct wbc_kms_pipe *pipe);
+struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const struct wbc_kms_pipe *pipe);
+/* Whether the routed-but-idle writeback connector was accepted (false: the kernel wanted
+ * CRTC_ID and the framebuffer to come and go together, and every capture modesets). */
+bool wbc_kms_pipe_writeback_routed(const struct wbc_kms_pipe *pipe);
+
+struct wbc_kms_writeback_options {
+	uint32_t format;                 /* 0: XRGB8888 if listed, else the first listed */
+	unsigned n_buffers;              /* 0: 3 */
+	uint32_t width, height;          /* 0: the mode's size; anything else must equal it */
+	bool wait_fence;                 /* default true via wbc_kms_writeback_options_init */
+};
+void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts);
+/* Make the writeback buffer pool; the connector itself is routed in the pipe's first
+ * modeset. Capture happens on commits with state.capture set. Validates the format
+ * against WRITEBACK_PIXEL_FORMATS and the size against the mode. */
+int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
+		const struct wbc_kms_writeback_options *opts);
+void wbc_kms_pipe_disable_writeback(struct wbc_kms_pipe *pipe);
+uint32_t wbc_kms_pipe_writeback_format(const struct wbc_kms_pipe *pipe);
+/*
+ * The rules the kernel applies to a writeback request (drm_writeback.c, driver checks),
+ * checked in userspace so the caller gets a precise message. wbc_kms_pipe_commit applies
+ * it to every armed commit; it is public so tools and tests can ask about any request.
+ */
+struct wbc_kms_wb_request {
+	const struct wbc_kms_fb *fb;     /* NULL: none */
+	bool out_fence;                  /* WRITEBACK_OUT_FENCE_PTR set */
+	bool crtc_active;                /* the CRTC will be on for this commit */
+};
+int wbc_kms_pipe_check_writeback(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_request *req);
+
+/* The consumer is done with a frame: its buffer may be armed again. */
+void wbc_kms_pipe_release_frame(struct wbc_kms_pipe *pipe, struct wbc_kms_wb_buffer *buffer);
+
+#endif
