@@ -203,10 +203,11 @@ int wbc_kms_pipe_submit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_sta
 			wbc_kms_writeback_route_refused(pipe)) {
 		char first[WBC_KMS_ERROR_MAX];
 		memcpy(first, pipe->dev->error, sizeof(first));
-		ret = submit_once(pipe, state, test_only);
-		if (ret < 0) {
+		if (submit_once(pipe, state, test_only) < 0) {
 			pipe->wb_route_per_capture = false;
 			memcpy(pipe->dev->error, first, sizeof(first));
+		} else {
+			ret = 0;
 		}
 	}
 	return ret;

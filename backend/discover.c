@@ -130,14 +130,17 @@ static int discover_plane(struct wbc_kms_device *dev, uint32_t id, struct wbc_km
 	return ret;
 }
 
-static int discover_encoder(struct wbc_kms_device *dev, uint32_t id, struct wbc_kms_encoder *enc)
+static int discover_encoder(struct wbc_kms_device *dev, uint32_t id, unsigned index,
+		struct wbc_kms_encoder *enc)
 {
+	enc->index = index;
 	drmModeEncoder *e = drmModeGetEncoder(dev->fd, id);
 	if (!e)
 		return wbc_kms_fail(dev, -errno, "drmModeGetEncoder(%u): %s", id, strerror(errno));
 	enc->id = id;
 	enc->type = e->encoder_type;
 	enc->possible_crtcs = e->possible_crtcs;
+	enc->possible_clones = e->possible_clones;
 	enc->crtc_id = e->crtc_id;
 	drmModeFreeEncoder(e);
 	return 0;
@@ -241,7 +244,7 @@ static int discover_all(struct wbc_kms_device *dev, const drmModeRes *res,
 	for (uint32_t i = 0; ret == 0 && i < pres->count_planes; i++, dev->n_planes++)
 		ret = discover_plane(dev, pres->planes[i], &dev->planes[i]);
 	for (int i = 0; ret == 0 && i < res->count_encoders; i++, dev->n_encoders++)
-		ret = discover_encoder(dev, res->encoders[i], &dev->encoders[i]);
+		ret = discover_encoder(dev, res->encoders[i], (unsigned)i, &dev->encoders[i]);
 	for (int i = 0; ret == 0 && i < res->count_connectors; i++, dev->n_connectors++)
 		ret = discover_connector(dev, res->connectors[i], &dev->connectors[i]);
 	dev->caps.min_width = res->min_width;

@@ -2,7 +2,7 @@
  * Parsers for the format blobs the kernel hands out: IN_FORMATS (struct
  * drm_format_modifier_blob) and WRITEBACK_PIXEL_FORMATS (an array of u32 fourccs).
  * They take raw bytes so they can be fuzzed; every offset and count is bounds-checked
- * before libdrm's iterator walks the blob, since that iterator trusts its input.
+ * before the blob is walked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -52,26 +52,28 @@ int wbc_kms_parse_in_formats(const void *blob, size_t len, struct wbc_kms_format
 			hdr.formats_offset % 4 != 0 || hdr.modifiers_offset % 8 != 0)
 		return -EINVAL;
 
-	/* The iterator reads through aligned pointers: give it an aligned copy. */
-	uint64_t *copy = malloc((len + 7) / 8 * 8);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, blob, len);
-	const uint32_t *fourccs = (const uint32_t *)((const char *)copy + hdr.formats_offset);
-
+	const char *base = blob;
 	struct wbc_kms_format *formats = NULL;
+	uint32_t *fourccs = malloc(((size_t)hdr.count_formats + 1) * sizeof(uint32_t));
+	if (!fourccs)
+		return -ENOMEM;
+	memcpy(fourccs, base + hdr.formats_offset, (size_t)hdr.count_formats * sizeof(uint32_t));
 	int ret = formats_from_list(fourccs, hdr.count_formats, &formats);
-	if (ret < 0) {
-		free(copy);
+	free(fourccs);
+	if (ret < 0)
 		return ret;
+	/* Walked by hand: libdrm 2.4.114's drmModeFormatModifierBlobIterNext skips the first
+	 * (format, modifier) pair (seen on VKMS: XR24/LINEAR went missing). Each entry's
+	 * bitmask covers formats[offset .. offset + 63]. */
+	for (uint32_t m = 0; m < hdr.count_modifiers && ret == 0; m++) {
+		struct drm_format_modifier mod;
+		memcpy(&mod, base + hdr.modifiers_offset + (size_t)m * sizeof(mod), sizeof(mod));
+		for (uint32_t bit = 0; bit < 64 && ret == 0; bit++) {
+			uint64_t idx = (uint64_t)mod.offset + bit;
+			if ((mod.formats >> bit & 1) && idx < hdr.count_formats)
+				ret = add_modifier(&formats[idx], mod.modifier);
+		}
 	}
-	drmModePropertyBlobRes res = { .length = (uint32_t)len, .data = copy };
-	drmModeFormatModifierIterator it = { 0 };
-	while (ret == 0 && drmModeFormatModifierBlobIterNext(&res, &it)) {
-		if (it.fmt_idx < hdr.count_formats)
-			ret = add_modifier(&formats[it.fmt_idx], it.mod);
-	}
-	free(copy);
 	if (ret < 0) {
 		wbc_kms_formats_free(formats, hdr.count_formats);
 		return ret;

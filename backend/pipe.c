@@ -1,5 +1,6 @@
 /* Pipes: a connector + CRTC + planes, with one commit in flight and one queued. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xf86drm.h>
@@ -43,13 +44,65 @@ static int pick_plane(struct wbc_kms_pipe *pipe, enum wbc_kms_plane_type type, u
 	return 0;
 }
 
-static struct wbc_kms_connector *find_writeback(struct wbc_kms_device *dev, unsigned crtc_index)
+static const struct wbc_kms_encoder *find_encoder(const struct wbc_kms_device *dev, uint32_t id)
 {
+	for (size_t i = 0; i < dev->n_encoders; i++)
+		if (dev->encoders[i].id == id)
+			return &dev->encoders[i];
+	return NULL;
+}
+
+/* Can some encoder of `a` share a CRTC with some encoder of `b`? */
+static bool clonable(const struct wbc_kms_device *dev, const struct wbc_kms_connector *a,
+		const struct wbc_kms_connector *b)
+{
+	for (size_t i = 0; i < a->n_encoders; i++) {
+		const struct wbc_kms_encoder *ea = find_encoder(dev, a->encoders[i]);
+		for (size_t j = 0; ea && j < b->n_encoders; j++) {
+			const struct wbc_kms_encoder *eb = find_encoder(dev, b->encoders[j]);
+			if (eb && (ea->possible_clones & (1u << eb->index)) &&
+					(eb->possible_clones & (1u << ea->index)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The writeback connector for this pipe: the connector itself for a headless pipe,
+ * else one that reaches the CRTC and may be cloned with the display connector. */
+static void find_writeback(struct wbc_kms_pipe *pipe)
+{
+	struct wbc_kms_device *dev = pipe->dev;
+	unsigned crtc_index = pipe->crtc->index;
+	snprintf(pipe->wb_reason, sizeof(pipe->wb_reason), "%s (driver %s) has no writeback "
+		"connector for CRTC %u", dev->path, dev->driver, pipe->crtc->id);
+	if (pipe->connector->writeback) {
+		pipe->wb_connector = pipe->connector;
+		pipe->wb_usable = true;
+		return;
+	}
 	for (size_t i = 0; i < dev->n_connectors; i++) {
 		struct wbc_kms_connector *c = &dev->connectors[i];
-		if (c->writeback && (c->possible_crtcs & (1u << crtc_index)))
-			return c;
+		if (!c->writeback || !(c->possible_crtcs & (1u << crtc_index)))
+			continue;
+		pipe->wb_connector = c;
+		if (clonable(dev, c, pipe->connector)) {
+			pipe->wb_usable = true;
+			pipe->wb_route = true;
+			return;
+		}
+		snprintf(pipe->wb_reason, sizeof(pipe->wb_reason), "%s (driver %s) cannot drive "
+			"%s and %s from one CRTC (encoder possible_clones); use %s as a headless "
+			"output instead", dev->path, dev->driver, pipe->connector->name, c->name,
+			c->name);
 	}
+}
+
+struct wbc_kms_connector *wbc_kms_device_writeback_connector(struct wbc_kms_device *dev)
+{
+	for (size_t i = 0; i < dev->n_connectors; i++)
+		if (dev->connectors[i].writeback)
+			return &dev->connectors[i];
 	return NULL;
 }
 
@@ -79,8 +132,8 @@ static int pipe_init(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_option
 {
 	struct wbc_kms_device *dev = pipe->dev;
 	pipe->connector = wbc_kms_device_connector(dev, opts->connector_id);
-	if (!pipe->connector || pipe->connector->writeback)
-		return wbc_kms_fail(dev, -ENOENT, "no display connector %u on %s",
+	if (!pipe->connector)
+		return wbc_kms_fail(dev, -ENOENT, "no connector %u on %s",
 			opts->connector_id, dev->path);
 	pipe->crtc = pick_crtc(dev, pipe->connector, opts->crtc_id);
 	if (!pipe->crtc)
@@ -98,8 +151,8 @@ static int pipe_init(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_option
 		ret = pick_plane(pipe, WBC_KMS_PLANE_OVERLAY, opts->overlay_plane_id, &pipe->overlay);
 	if (ret == 0)
 		ret = set_mode_blob(pipe, mode);
-	pipe->wb_connector = find_writeback(dev, pipe->crtc->index);
-	pipe->wb_route = pipe->wb_connector && !opts->no_writeback_route;
+	find_writeback(pipe);
+	pipe->wb_route = pipe->wb_route && !opts->no_writeback_route;
 	pipe->needs_modeset = true;
 	return ret;
 }

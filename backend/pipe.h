@@ -28,7 +28,9 @@ struct wbc_kms_pipe {
 
 	/* Writeback: the connector (borrowed), how it is routed, and the pool (owned). */
 	struct wbc_kms_connector *wb_connector;
-	bool wb_route;                   /* route it in modesets */
+	bool wb_usable;                  /* a writeback connector can take this CRTC's output */
+	char wb_reason[512];             /* why not, when !wb_usable */
+	bool wb_route;                   /* route it in modesets (false: it is the connector) */
 	bool wb_route_per_capture;       /* fallback: the kernel refused an idle route */
 	struct wbc_kms_writeback *wb;
 

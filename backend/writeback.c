@@ -55,7 +55,12 @@ void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts)
 
 bool wbc_kms_writeback_supported(const struct wbc_kms_pipe *pipe)
 {
-	return pipe->wb_connector != NULL;
+	return pipe->wb_usable;
+}
+
+const char *wbc_kms_pipe_writeback_unsupported_reason(const struct wbc_kms_pipe *pipe)
+{
+	return pipe->wb_usable ? NULL : pipe->wb_reason;
 }
 
 struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const struct wbc_kms_pipe *pipe)
@@ -65,7 +70,7 @@ struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const struct wbc_kms_
 
 bool wbc_kms_pipe_writeback_routed(const struct wbc_kms_pipe *pipe)
 {
-	return pipe->wb_route && !pipe->wb_route_per_capture;
+	return pipe->wb_usable && !pipe->wb_route_per_capture;
 }
 
 static bool format_listed(const struct wbc_kms_connector *c, uint32_t format)
@@ -92,9 +97,8 @@ int wbc_kms_pipe_check_writeback(struct wbc_kms_pipe *pipe, const struct wbc_kms
 {
 	struct wbc_kms_device *dev = pipe->dev;
 	struct wbc_kms_connector *c = pipe->wb_connector;
-	if (!c)
-		return wbc_kms_fail(dev, -ENOTSUP, "%s (driver %s) has no writeback connector for "
-			"CRTC %u", dev->path, dev->driver, pipe->crtc->id);
+	if (!pipe->wb_usable)
+		return wbc_kms_fail(dev, -ENOTSUP, "%s", pipe->wb_reason);
 	if (r->out_fence && !r->fb)
 		return wbc_kms_fail(dev, -EINVAL, "writeback out-fence requested without a "
 			"framebuffer on %s", c->name);
@@ -155,9 +159,8 @@ int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 	if (pipe->wb)
 		return wbc_kms_fail(dev, -EBUSY, "writeback is already enabled on CRTC %u",
 			pipe->crtc->id);
-	if (!pipe->wb_connector || !pipe->wb_route)
-		return wbc_kms_fail(dev, -ENOTSUP, "%s (driver %s) has no writeback connector for "
-			"CRTC %u", dev->path, dev->driver, pipe->crtc->id);
+	if (!pipe->wb_usable)
+		return wbc_kms_fail(dev, -ENOTSUP, "%s", pipe->wb_reason);
 	uint32_t format = opts->format;
 	if (!format)
 		format = format_listed(pipe->wb_connector, DRM_FORMAT_XRGB8888) ?

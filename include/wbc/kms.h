@@ -85,6 +85,8 @@ struct wbc_kms_plane {
 
 struct wbc_kms_encoder {
 	uint32_t id, type, possible_crtcs, crtc_id;
+	uint32_t possible_clones;        /* bitmask of encoder indices that may share a CRTC */
+	unsigned index;
 };
 
 struct wbc_kms_connector {
@@ -246,7 +248,10 @@ struct wbc_kms_pipe_listener {
 };
 
 struct wbc_kms_pipe_options {
-	uint32_t connector_id;           /* required */
+	/* Required. A writeback connector here makes a headless pipe: the CRTC drives
+	 * only the writeback connector (for drivers that cannot clone a CRTC to a display
+	 * and a writeback connector at once, such as VKMS in Linux 6.1). */
+	uint32_t connector_id;
 	const drmModeModeInfo *mode;     /* NULL: preferred, else the first mode */
 	uint32_t crtc_id;                /* 0: first CRTC the connector can reach */
 	bool want_cursor, want_overlay;  /* reserve such planes if the CRTC has them */
@@ -291,8 +296,13 @@ void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe
 
 /* ---- Writeback ------------------------------------------------------------------- */
 
-/* Whether some writeback connector can reach this pipe's CRTC (and with what formats). */
+/* Whether some writeback connector can take this pipe's CRTC output alongside its
+ * connector: it reaches the CRTC and its encoder may be cloned with the connector's
+ * (encoder possible_clones). If not, wbc_kms_pipe_writeback_unsupported_reason says why. */
 bool wbc_kms_writeback_supported(const struct wbc_kms_pipe *pipe);
+const char *wbc_kms_pipe_writeback_unsupported_reason(const struct wbc_kms_pipe *pipe);
+/* The writeback connector best used as a headless pipe's connector, or NULL. */
+struct wbc_kms_connector *wbc_kms_device_writeback_connector(struct wbc_kms_device *dev);
 struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const struct wbc_kms_pipe *pipe);
 /* Whether the routed-but-idle writeback connector was accepted (false: the kernel wanted
  * CRTC_ID and the framebuffer to come and go together, and every capture modesets). */

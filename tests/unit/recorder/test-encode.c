@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* Round trips: lossless ffv1/mkv bit-exactness, default libx264 quality. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/log.h>
+
+#include "test-util.h"
+#include "wbc/recorder.h"
+
+#define N_FRAMES 30
+#define FRAME_NS (TU_NS_PER_S / 30)
+#define BASE_NS (INT64_C(1000) * TU_NS_PER_S)
+
+struct compare {
+	uint8_t *expected, *actual;
+	uint32_t stride;
+	unsigned bad_pixels, bad_format;
+	double sq_err;
+	uint64_t samples;
+};
+
+static void compare_init(struct compare *c)
+{
+	*c = (struct compare){ .stride = tu_stride(TU_W) };
+	c->expected = malloc((size_t)c->stride * TU_H);
+	c->actual = malloc((size_t)c->stride * TU_H);
+	assert_non_null(c->expected);
+	assert_non_null(c->actual);
+}
+
+static void compare_fini(struct compare *c)
+{
+	free(c->expected);
+	free(c->actual);
+}
+
+static void check_exact(void *data, const AVFrame *f, unsigned index)
+{
+	struct compare *c = data;
+
+	if (f->format != AV_PIX_FMT_BGR0 || f->width != TU_W || f->height != TU_H) {
+		c->bad_format++;
+		return;
+	}
+	tu_fill_pattern(c->expected, c->stride, TU_W, TU_H, index);
+	for (int y = 0; y < TU_H; y++) {
+		const uint8_t *e = c->expected + (size_t)y * c->stride;
+		const uint8_t *a = f->data[0] + (size_t)y * (size_t)f->linesize[0];
+
+		for (int x = 0; x < TU_W; x++) /* bytes B, G, R; X ignored */
+			c->bad_pixels += memcmp(e + 4 * x, a + 4 * x, 3) != 0;
+	}
+}
+
+static void accumulate_error(void *data, const AVFrame *f, unsigned index)
+{
+	struct compare *c = data;
+
+	if (f->width != TU_W || f->height != TU_H) {
+		c->bad_format++;
+		return;
+	}
+	tu_fill_pattern(c->expected, c->stride, TU_W, TU_H, index);
+	tu_frame_to_bgr0(f, c->actual, (int)c->stride);
+	for (size_t y = 0; y < TU_H; y++) {
+		for (size_t x = 0; x < TU_W; x++) {
+			for (size_t k = 0; k < 3; k++) {
+				size_t o = y * c->stride + 4 * x + k;
+				double d = (double)c->expected[o] - (double)c->actual[o];
+
+				c->sq_err += d * d;
+			}
+		}
+	}
+	c->samples += (uint64_t)TU_W * TU_H * 3;
+}
+
+/* Records N_FRAMES at 30 fps to path; returns stop()'s result. */
+static int record(struct wbc_recorder_options *o, const char *codec, const char *pixfmt)
+{
+	struct wbc_recorder_stats s;
+	struct wbc_recorder *rec;
+	struct tu_tracker t;
+	char err[1024];
+	int ret;
+
+	tu_tracker_init(&t);
+	o->queue_length = 8;
+	ret = wbc_recorder_create(o, &rec, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "%s\n", err);
+	assert_int_equal(ret, 0);
+	assert_string_equal(wbc_recorder_codec_name(rec), codec);
+	assert_string_equal(wbc_recorder_encoder_pixel_format(rec), pixfmt);
+	for (unsigned i = 0; i < N_FRAMES; i++)
+		assert_int_equal(tu_submit_wait(rec, &t, i, BASE_NS + i * FRAME_NS, 8), 0);
+	ret = wbc_recorder_stop(rec, BASE_NS + N_FRAMES * FRAME_NS);
+	wbc_recorder_get_stats(rec, &s);
+	assert_int_equal(s.submitted, N_FRAMES);
+	assert_int_equal(s.encoded, N_FRAMES);
+	assert_int_equal(s.dropped, 0);
+	assert_true(s.bytes_written > 0);
+	assert_int_equal(t.released, N_FRAMES);
+	assert_int_equal(t.wrong_thread, 0);
+	assert_null(wbc_recorder_error(rec));
+	wbc_recorder_destroy(rec);
+	return ret;
+}
+
+static void test_ffv1_lossless_mkv(void **state)
+{
+	struct wbc_recorder_options o;
+	struct tu_media m;
+	struct compare c;
+	char dir[256], path[300];
+
+	(void)state;
+	tu_mkdtemp(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/lossless.mkv", dir);
+	o = tu_options(path);
+	o.codec = "ffv1";
+	/* bgr0 goes straight into ffv1: no libswscale. */
+	assert_int_equal(record(&o, "ffv1", "bgr0"), 0);
+
+	compare_init(&c);
+	assert_int_equal(tu_decode_file(path, NULL, check_exact, &c, &m), 0);
+	assert_int_equal(m.nb_streams, 1);
+	assert_int_equal(m.codec_id, AV_CODEC_ID_FFV1);
+	assert_int_equal(m.frames, N_FRAMES);
+	assert_int_equal(c.bad_format, 0);
+	assert_int_equal(c.bad_pixels, 0);
+	for (unsigned i = 0; i < N_FRAMES; i++) {
+		double want = (double)(i * FRAME_NS) / 1e9;
+
+		assert_true(fabs(m.pts_s[i] - want) <= 0.001);
+		if (i)
+			assert_true(m.pts_s[i] > m.pts_s[i - 1]);
+	}
+	compare_fini(&c);
+	tu_rmtree(dir);
+}
+
+static void test_default_x264_psnr(void **state)
+{
+	struct wbc_recorder_options o;
+	struct tu_media m;
+	struct compare c;
+	char dir[256], path[300];
+	double mse, psnr;
+
+	(void)state;
+	tu_mkdtemp(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/default.mkv", dir);
+	o = tu_options(path);
+	assert_int_equal(record(&o, "libx264", "yuv420p"), 0);
+
+	compare_init(&c);
+	assert_int_equal(tu_decode_file(path, NULL, accumulate_error, &c, &m), 0);
+	assert_int_equal(m.nb_streams, 1);
+	assert_int_equal(m.nb_video, 1);
+	assert_int_equal(m.codec_id, AV_CODEC_ID_H264);
+	assert_int_equal(m.width, TU_W);
+	assert_int_equal(m.height, TU_H);
+	assert_int_equal(m.frames, N_FRAMES);
+	assert_int_equal(c.bad_format, 0);
+	assert_true(c.samples > 0);
+	mse = c.sq_err / (double)c.samples;
+	psnr = mse > 0 ? 10.0 * log10(255.0 * 255.0 / mse) : 99.0;
+	fprintf(stderr, "libx264 default: RGB PSNR %.2f dB over %u frames\n", psnr, m.frames);
+	assert_true(psnr >= 35.0);
+	compare_fini(&c);
+	tu_rmtree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ffv1_lossless_mkv),
+		cmocka_unit_test(test_default_x264_psnr),
+	};
+
+	av_log_set_level(AV_LOG_WARNING);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

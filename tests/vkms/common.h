@@ -1,0 +1,71 @@
+/* Shared helpers for the backend/ tests that run inside the VKMS guest. */
+#ifndef WBC_TEST_VKMS_COMMON_H
+#define WBC_TEST_VKMS_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "wbc/kms.h"
+
+#define VKMS_DEV "/dev/dri/card0"
+#define MAX_EVENTS 4096
+
+/* What a test pipe saw: every flip event and every writeback frame, in order. */
+struct test_events {
+	size_t n_flips;
+	struct wbc_kms_flip_event flips[MAX_EVENTS];
+	size_t n_frames;
+	struct {
+		uint64_t sequence, timestamp_ns;
+		void *user_data;
+		uint32_t checksum;       /* of the frame content, X bytes masked */
+		int content;             /* frame_check's verdict */
+	} frames[MAX_EVENTS];
+	bool hold_frames;            /* keep buffers instead of releasing them */
+	size_t n_held;
+	struct wbc_kms_wb_buffer *held[64];
+	/* Optional content check, called with the frame; returns 0 if it is as expected. */
+	int (*frame_check)(void *data, const struct wbc_kms_wb_frame *f);
+	void *frame_check_data;
+};
+
+struct test_pipe {
+	struct wbc_kms_device *dev;
+	struct wbc_kms_pipe *pipe;
+	struct test_events ev;
+	uint32_t width, height;
+	size_t n_bufs;
+	struct wbc_kms_buffer *bufs[32];  /* owned; destroyed after the pipe, before the device */
+};
+
+struct wbc_kms_device *test_open(void);
+struct wbc_kms_connector *test_virtual_connector(struct wbc_kms_device *dev);
+const drmModeModeInfo *test_find_mode(struct wbc_kms_connector *c, uint32_t w, uint32_t h);
+/* Pipe on the Virtual connector with a mode of w x h (0x0: preferred). */
+void test_pipe_init(struct test_pipe *tp, uint32_t w, uint32_t h, bool cursor, bool overlay);
+/* Headless pipe on the Writeback connector: VKMS 6.1 cannot clone its CRTC to the
+ * Virtual and Writeback connectors at once, so writeback tests drive writeback alone. */
+void test_pipe_init_wb(struct test_pipe *tp, uint32_t w, uint32_t h, bool cursor, bool overlay);
+void test_pipe_fini(struct test_pipe *tp);
+struct wbc_kms_buffer *test_buffer(struct test_pipe *tp, uint32_t w, uint32_t h, uint32_t format);
+/* Dispatch until the pipe has seen `flips` flip events (or timeout_ms passed). */
+void test_wait_flips(struct test_pipe *tp, size_t flips, int timeout_ms);
+void test_wait_frames(struct test_pipe *tp, size_t frames, int timeout_ms);
+
+/* Deterministic content: the pixel a test draws at (x, y) for frame n. */
+static inline uint32_t test_pixel(uint32_t x, uint32_t y, uint32_t n)
+{
+	return ((x * 7u + n * 13u) & 0xffu) << 16 | ((y * 3u + n * 5u) & 0xffu) << 8 |
+		((x ^ y ^ n) & 0xffu);
+}
+void test_draw(struct wbc_kms_buffer *buf, uint32_t n);
+void test_fill(struct wbc_kms_buffer *buf, uint32_t argb);
+uint32_t test_checksum(const void *data, uint32_t stride, uint32_t w, uint32_t h);
+
+int test_count_fds(void);
+/* Framebuffers the device holds, from debugfs. */
+int test_count_framebuffers(void);
+
+#endif

@@ -1,0 +1,64 @@
+/* 600 vblank-paced page flips: none lost, sequence +1 per flip, monotonic timestamps,
+ * mean interval within 10% of the mode's period (from the kernel's own timestamps). */
+#include <drm_fourcc.h>
+#include "common.h"
+
+#define FLIPS 600
+
+static void flips_are_paced(void **state)
+{
+	struct test_pipe tp;
+	test_pipe_init(&tp, 0, 0, false, false);
+	struct wbc_kms_buffer *buf[2];
+	for (int i = 0; i < 2; i++) {
+		buf[i] = test_buffer(&tp, tp.width, tp.height, DRM_FORMAT_XRGB8888);
+		test_fill(buf[i], i ? 0x00ff0000 : 0x000000ff);
+	}
+	/* Commit again from each flip event, as a compositor would. */
+	for (size_t i = 0; i < FLIPS + 1; i++) {
+		struct wbc_kms_pipe_state s = { .primary.fb = &buf[i % 2]->fb,
+			.user_data = (void *)(uintptr_t)(i + 1) };
+		int ret = wbc_kms_pipe_commit(tp.pipe, &s);
+		if (ret < 0)
+			fail_msg("commit %zu: %s", i, wbc_kms_device_error(tp.dev));
+		test_wait_flips(&tp, i + 1, 2000);
+		assert_int_equal(tp.ev.n_flips, i + 1);
+	}
+	uint64_t period = wbc_kms_pipe_refresh_ns(tp.pipe);
+	assert_true(period > 0);
+	/* flips[0] is the modeset; the paced run is flips[1..FLIPS]. */
+	size_t gaps = 0;
+	for (size_t i = 2; i <= FLIPS; i++)
+		if (tp.ev.flips[i].sequence != tp.ev.flips[i - 1].sequence + 1) {
+			print_message("flip %zu: sequence %llu after %llu\n", i,
+				(unsigned long long)tp.ev.flips[i].sequence,
+				(unsigned long long)tp.ev.flips[i - 1].sequence);
+			gaps++;
+		}
+	struct wbc_kms_pipe_stats st;
+	wbc_kms_pipe_get_stats(tp.pipe, &st);
+	print_message("%zu sequence gaps, %llu missed vblanks reported\n", gaps,
+		(unsigned long long)st.missed_vblanks);
+	for (size_t i = 1; i <= FLIPS; i++) {
+		const struct wbc_kms_flip_event *a = &tp.ev.flips[i - 1], *b = &tp.ev.flips[i];
+		assert_int_equal(b->status, WBC_KMS_FLIP_DONE);
+		assert_ptr_equal(b->user_data, (void *)(uintptr_t)(i + 1));
+		if (i > 1)
+			assert_int_equal(b->sequence, a->sequence + 1);
+		assert_true(b->timestamp_ns > a->timestamp_ns);
+	}
+	double mean = (double)(tp.ev.flips[FLIPS].timestamp_ns - tp.ev.flips[1].timestamp_ns) /
+		(FLIPS - 1);
+	print_message("mean flip interval %.3f ms, mode period %.3f ms\n", mean / 1e6,
+		(double)period / 1e6);
+	assert_true(mean > 0.9 * (double)period && mean < 1.1 * (double)period);
+	assert_int_equal(st.missed_vblanks, 0);
+	assert_int_equal(st.modesets, 1);
+	test_pipe_fini(&tp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(flips_are_paced) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
