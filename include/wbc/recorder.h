@@ -28,7 +28,9 @@
  * worker reads the memory directly: it is either converted by libswscale
  * (release is queued right after the conversion) or, when the encoder accepts
  * the frame's pixel format, wrapped without copying as the encoder's input
- * (release is queued when the encoder drops its last reference). If the
+ * (release is queued when the encoder drops its last reference; some
+ * encoders, e.g. ffv1, keep the previous picture until the next frame or
+ * stop(), so one frame stays borrowed while the screen is idle). If the
  * memory is a dma-buf mapping, CPU-access synchronisation (DMA_BUF_IOCTL_SYNC)
  * is the caller's business and must cover the whole borrow.
  *
@@ -82,8 +84,10 @@ enum wbc_recorder_log_level {
 /*
  * Log callback. msg is a complete line without trailing newline, prefixed
  * with "wbc-recorder: ", valid only during the call. It is called from the
- * thread calling wbc_recorder_create() and from the worker thread, so it must
- * be thread-safe.
+ * owner thread (create, stop) and from the worker thread, so it must be
+ * thread-safe. Messages: the chosen encoder/pixel format/container (INFO,
+ * at create), the error that ended a recording (ERROR), a summary of the
+ * counters (INFO, at stop), default-encoder candidates that failed (DEBUG).
  */
 typedef void (*wbc_recorder_log_fn)(void *data, enum wbc_recorder_log_level level,
 		const char *msg);
@@ -129,9 +133,10 @@ struct wbc_recorder_options {
 	 * being encoded, frames the encoder still references, or releases
 	 * not yet dispatched. */
 	unsigned queue_length;
-	/* How long wbc_recorder_stop() lets blocking network I/O (a stalled
-	 * tcp receiver) continue before aborting it, in ms. 0: 5000. File
-	 * I/O is never aborted. */
+	/* How long wbc_recorder_stop() lets blocking I/O (a stalled tcp
+	 * receiver) continue before aborting it, in ms. 0: 5000. Only for
+	 * outputs written as "scheme://..." other than file:; plain paths and
+	 * pipe: are never aborted. */
 	unsigned stop_timeout_ms;
 	/* Optional log callback, see wbc_recorder_log_fn. */
 	wbc_recorder_log_fn log;
@@ -146,8 +151,9 @@ struct wbc_recorder_frame {
 	/* Bytes per row; at least width * bytes per pixel. */
 	uint32_t stride;
 	/* Presentation time, CLOCK_MONOTONIC, in ns. Timestamps are taken
-	 * relative to the first frame's (variable frame rate); a timestamp not
-	 * later than the previous frame's is moved just after it. */
+	 * relative to the first frame's (variable frame rate). A timestamp
+	 * that is not later than the previous frame's once rounded to the
+	 * container's time base (1 ms for mkv) is moved one tick after it. */
 	int64_t timestamp_ns;
 	/* Called once on the owner thread when the recorder no longer needs
 	 * data; f points to the recorder's copy of this struct (same field
@@ -167,7 +173,10 @@ struct wbc_recorder_frame {
  *
  * Returns 0 and sets *out, or a negative errno and leaves *out NULL after
  * writing a NUL-terminated message (prefixed "wbc-recorder: ") into err
- * (err may be NULL / err_len 0). Nothing is leaked on failure.
+ * (err may be NULL / err_len 0). Nothing is leaked on failure (no memory,
+ * fd or thread); but a file output that was already created when a later
+ * step failed (e.g. an unknown container option, which can only be
+ * checked once the output is open) is left on disk.
  *   -EINVAL   bad options, unknown codec or container (the message lists
  *             the available video encoders resp. muxers), unknown or
  *             invalid codec/container option, unsupported pixel format
@@ -208,14 +217,17 @@ void wbc_recorder_dispatch(struct wbc_recorder *rec);
  * Ends the recording: the worker encodes the frames still queued, flushes
  * the encoder, makes the last frame last until stop_timestamp_ns (for
  * containers storing durations, when writing to seekable files; a value not
- * later than the last frame's timestamp adds nothing), writes the trailer
+ * later than the last frame's timestamp adds nothing; for live outputs the
+ * last frame is not extended), writes the trailer
  * and closes the output; then the thread is joined and all pending release
  * callbacks are run on the calling thread. If the recording had already
  * ended with an error, only the join and the releases remain.
  *
  * Returns 0, or the negative errno of the error that ended the recording
  * (see wbc_recorder_error() for the message), including errors writing the
- * trailer. Calling it again returns the same value. The recorder stays
+ * trailer. Calling it again returns the same value. Note: a recording that
+ * never got a frame yields a file FFmpeg 5.1 itself cannot read back
+ * (header only). The recorder stays
  * valid for get_stats()/error()/names until destroy(). Owner thread only.
  */
 int wbc_recorder_stop(struct wbc_recorder *rec, int64_t stop_timestamp_ns);
@@ -241,7 +253,9 @@ struct wbc_recorder_stats {
 	uint64_t dropped_queue_full; /* -EAGAIN and -ENOMEM returns */
 	uint64_t dropped_ended;      /* -EPIPE returns, plus queued frames
 	                                discarded when the recording failed */
-	uint64_t bytes_written;      /* bytes handed to the output so far */
+	uint64_t bytes_written;      /* bytes the output accepted so far,
+	                                after FFmpeg's I/O buffering (up to
+	                                256 KiB for files) */
 	unsigned queue_depth;        /* frames waiting for the worker now */
 	unsigned encoding;           /* 1 while the worker holds a frame
 	                                taken from the queue, else 0 */

@@ -274,6 +274,39 @@ static void test_tcp_refused(void **state)
 	close(fd);
 }
 
+/* A pipe whose reader is gone: write() raises SIGPIPE, which must not
+ * kill this process (SIGPIPE is not ignored here); the worker sees EPIPE. */
+static void test_pipe_reader_gone(void **state)
+{
+	struct wbc_recorder_options o;
+	struct wbc_recorder *rec;
+	struct tu_tracker t;
+	char url[32], want[128];
+	unsigned i;
+	int fds[2], ret = 0;
+
+	(void)state;
+	tu_tracker_init(&t);
+	assert_int_equal(pipe(fds), 0);
+	close(fds[0]);
+	snprintf(url, sizeof(url), "pipe:%d", fds[1]);
+	o = tu_options(url);
+	o.container = "mpegts";
+	assert_int_equal(wbc_recorder_create(&o, &rec, NULL, 0), 0);
+	for (i = 0; i < 100; i++) {
+		ret = tu_submit_wait(rec, &t, i, i * FRAME_NS, 4);
+		if (ret == -EPIPE)
+			break;
+		assert_int_equal(ret, 0);
+	}
+	assert_int_equal(ret, -EPIPE);
+	snprintf(want, sizeof(want), "wbc-recorder: writing %s failed: Broken pipe", url);
+	assert_string_equal(wbc_recorder_error(rec), want);
+	assert_int_equal(wbc_recorder_stop(rec, i * FRAME_NS), -EPIPE);
+	wbc_recorder_destroy(rec);
+	close(fds[1]);
+}
+
 static char *read_text(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -364,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_tcp_mpegts),
 		cmocka_unit_test(test_tcp_receiver_vanishes),
 		cmocka_unit_test(test_tcp_refused),
+		cmocka_unit_test(test_pipe_reader_gone),
 		cmocka_unit_test(test_rtp_sdp),
 		cmocka_unit_test(test_rtp_default_sdp_path),
 	};

@@ -69,6 +69,7 @@ static void assert_accounted(struct wbc_recorder *rec)
 static void test_slow_sink_drops(void **state)
 {
 	enum { N = 40 };
+	struct wbc_recorder_frame frames[N];
 	struct wbc_recorder_stats s;
 	struct wbc_recorder *rec;
 	unsigned queued = 0, full = 0, other = 0;
@@ -78,13 +79,18 @@ static void test_slow_sink_drops(void **state)
 	(void)state;
 	tu_tracker_init(&t);
 	tu_mkdtemp(dir, sizeof(dir));
-	rec = create_ffv1(dir, 4, 50);
+	rec = create_ffv1(dir, 4, 100);
+	/* Frames prepared up front so the submit loop itself is fast. */
+	for (unsigned i = 0; i < N; i++)
+		frames[i] = tu_make_frame(&t, i, i * FRAME_NS);
 	for (unsigned i = 0; i < N; i++) {
-		int ret = tu_submit(rec, &t, i, i * FRAME_NS);
+		int ret = wbc_recorder_submit(rec, &frames[i]);
 
 		queued += ret == 0;
 		full += ret == -EAGAIN;
 		other += ret != 0 && ret != -EAGAIN;
+		if (ret != 0)
+			free(frames[i].user); /* still ours: no release coming */
 	}
 	/* All N calls returned (none waited for room): 4 queued + maybe the
 	 * one the worker picked up, the rest dropped. */

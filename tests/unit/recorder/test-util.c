@@ -66,16 +66,14 @@ static void tu_release(void *data, const struct wbc_recorder_frame *f)
 	free(f->user);
 }
 
-int tu_submit(struct wbc_recorder *rec, struct tu_tracker *t, unsigned i, int64_t ts_ns)
+struct wbc_recorder_frame tu_make_frame(struct tu_tracker *t, unsigned i, int64_t ts_ns)
 {
 	uint32_t stride = tu_stride(TU_W);
 	uint8_t *buf = aligned_alloc(64, (size_t)stride * TU_H);
-	struct wbc_recorder_frame frame;
-	int ret;
 
 	assert_non_null(buf);
 	tu_fill_pattern(buf, stride, TU_W, TU_H, i);
-	frame = (struct wbc_recorder_frame){
+	return (struct wbc_recorder_frame){
 		.data = buf,
 		.stride = stride,
 		.timestamp_ns = ts_ns,
@@ -83,9 +81,15 @@ int tu_submit(struct wbc_recorder *rec, struct tu_tracker *t, unsigned i, int64_
 		.release_data = t,
 		.user = buf,
 	};
-	ret = wbc_recorder_submit(rec, &frame);
+}
+
+int tu_submit(struct wbc_recorder *rec, struct tu_tracker *t, unsigned i, int64_t ts_ns)
+{
+	struct wbc_recorder_frame frame = tu_make_frame(t, i, ts_ns);
+	int ret = wbc_recorder_submit(rec, &frame);
+
 	if (ret != 0)
-		free(buf);
+		free(frame.user);
 	return ret;
 }
 

@@ -32,6 +32,9 @@ void tu_tracker_init(struct tu_tracker *t);
 void tu_fill_pattern(uint8_t *buf, uint32_t stride, uint32_t w, uint32_t h, unsigned i);
 uint32_t tu_stride(uint32_t w);
 
+/* Allocates and fills frame i (user = the buffer, freed by the release
+ * callback, which counts into t). */
+struct wbc_recorder_frame tu_make_frame(struct tu_tracker *t, unsigned i, int64_t ts_ns);
 /* Allocates and fills frame i and submits it. On failure the buffer is
  * freed here. Returns submit()'s result. */
 int tu_submit(struct wbc_recorder *rec, struct tu_tracker *t, unsigned i, int64_t ts_ns);

@@ -1,0 +1,58 @@
+/* A consumer that holds every buffer never slows the display: commits keep flowing at
+ * vblank rate, captures are skipped and counted; releasing the buffers resumes capture. */
+#include <drm_fourcc.h>
+#include "common.h"
+
+static void commit_n(struct test_pipe *tp, struct wbc_kms_buffer *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t flips = tp->ev.n_flips;
+		struct wbc_kms_pipe_state s = { .primary.fb = &b->fb, .capture = true };
+		if (wbc_kms_pipe_commit(tp->pipe, &s) < 0)
+			fail_msg("commit: %s", wbc_kms_device_error(tp->dev));
+		test_wait_flips(tp, flips + 1, 10000);
+		assert_int_equal(tp->ev.n_flips, flips + 1);
+	}
+}
+
+static void held_buffers_skip_captures(void **state)
+{
+	struct test_pipe tp;
+	test_pipe_init_wb(&tp, 640, 480, false, false);
+	assert_int_equal(wbc_kms_pipe_enable_writeback(tp.pipe, NULL), 0);   /* 3 buffers */
+	struct wbc_kms_buffer *b = test_buffer(&tp, 640, 480, DRM_FORMAT_XRGB8888);
+	test_fill(b, 0x00808080);
+	tp.ev.hold_frames = true;
+	commit_n(&tp, b, 60);
+	test_wait_frames(&tp, 3, 10000);
+	struct wbc_kms_pipe_stats st;
+	wbc_kms_pipe_get_stats(tp.pipe, &st);
+	print_message("held: flips %llu captured %llu skipped %llu missed vblanks %llu\n",
+		(unsigned long long)st.flips, (unsigned long long)st.captures_done,
+		(unsigned long long)st.captures_skipped, (unsigned long long)st.missed_vblanks);
+	assert_int_equal(st.flips, 60);
+	assert_int_equal(tp.ev.n_frames, 3);
+	assert_int_equal(st.captures_done, 3);
+	assert_int_equal(st.captures_skipped, 57);
+	for (size_t i = 1; i < 60; i++)
+		assert_int_equal(tp.ev.flips[i].status, WBC_KMS_FLIP_DONE);
+
+	/* Give them back: every later commit is captured again. */
+	for (size_t i = 0; i < tp.ev.n_held; i++)
+		wbc_kms_pipe_release_frame(tp.pipe, tp.ev.held[i]);
+	tp.ev.n_held = 0;
+	tp.ev.hold_frames = false;
+	commit_n(&tp, b, 10);
+	test_wait_frames(&tp, 13, 10000);
+	wbc_kms_pipe_get_stats(tp.pipe, &st);
+	assert_int_equal(tp.ev.n_frames, 13);
+	assert_int_equal(st.captures_done, 13);
+	assert_int_equal(st.captures_skipped, 57);
+	test_pipe_fini(&tp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(held_buffers_skip_captures) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
