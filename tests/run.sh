@@ -1,0 +1,39 @@
+#!/bin/bash
+# Run every wbc test suite: installs what is missing, builds with ASan+UBSan, builds (or
+# finds cached) the VKMS guest kernel, then runs the unit, vm and vkms suites.
+# Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. tests/deps.sh
+wbc_install_deps || exit 1
+
+build=${WBC_BUILD_DIR:-build}
+if [ ! -f "$build/build.ninja" ]; then
+	meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false || exit 1
+fi
+ninja -C "$build" || exit 1
+
+start=$(date +%s)
+tests/vm/build-kernel.sh >/dev/null || { echo "wbc: cannot build the VKMS guest kernel" >&2; exit 1; }
+echo "wbc: guest kernel ready in $(( $(date +%s) - start )) s"
+
+status=0
+for suite in unit vm vkms; do
+	meson test -C "$build" --no-rebuild --print-errorlogs --suite "$suite" ||
+		status=1
+	cp "$build/meson-logs/testlog.json" "$build/meson-logs/testlog-$suite.json"
+done
+
+# One closing line over all suites.
+python3 - "$build"/meson-logs/testlog-{unit,vm,vkms}.json <<'PY'
+import json, sys
+ok = bad = skip = 0
+for path in sys.argv[1:]:
+    for line in open(path):
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL"): ok += 1
+        elif r == "SKIP": skip += 1
+        else: bad += 1
+print(f"{ok} passed, {bad} failed, {skip} skipped")
+PY
+exit $status

@@ -1,0 +1,118 @@
+/*
+ * bad-client: breaks the Wayland protocol on purpose and checks that the compositor
+ * disconnects it with a protocol error.
+ *
+ *   bad-client double-toplevel | unconfigured-buffer | garbage
+ *
+ * Exit status 0 when the compositor disconnected us with an error, 1 when it did not.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include "xdg-shell-client-protocol.h"
+
+/* Globals the violations need; one instance in main(). */
+struct globals {
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+};
+
+static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
+		uint32_t version)
+{
+	struct globals *g = data;
+	if (strcmp(iface, wl_compositor_interface.name) == 0)
+		g->compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
+	else if (strcmp(iface, wl_shm_interface.name) == 0)
+		g->shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
+	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
+		g->wm_base = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
+}
+
+static void global_remove(void *data, struct wl_registry *reg, uint32_t name) {}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = global, .global_remove = global_remove,
+};
+
+static struct wl_buffer *make_buffer(struct wl_shm *shm)
+{
+	int fd = memfd_create("bad-client", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, 64 * 64 * 4) != 0)
+		return NULL;
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, 64 * 64 * 4);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, 64, 64, 256,
+		WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return b;
+}
+
+static int violate(struct wl_display *dpy, struct globals *g, const char *how)
+{
+	if (strcmp(how, "garbage") == 0) {
+		/* wl_display (object 1), opcode 77, size 8: no such request. */
+		uint32_t msg[2] = { 1, (8u << 16) | 77u };
+		wl_display_flush(dpy);
+		return write(wl_display_get_fd(dpy), msg, sizeof(msg)) == sizeof(msg) ? 0 : -1;
+	}
+	struct wl_surface *surface = wl_compositor_create_surface(g->compositor);
+	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(g->wm_base, surface);
+	if (strcmp(how, "double-toplevel") == 0) {
+		xdg_surface_get_toplevel(xs);
+		wl_surface_commit(surface);
+		xdg_surface_get_toplevel(xs);   /* xdg_surface.already_constructed */
+		return 0;
+	}
+	if (strcmp(how, "unconfigured-buffer") == 0) {
+		xdg_surface_get_toplevel(xs);
+		wl_surface_attach(surface, make_buffer(g->shm), 0, 0);
+		wl_surface_commit(surface);      /* xdg_surface.unconfigured_buffer */
+		return 0;
+	}
+	fprintf(stderr, "bad-client: unknown violation '%s'\n", how);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: bad-client double-toplevel|unconfigured-buffer|garbage\n");
+		return 2;
+	}
+	struct wl_display *dpy = wl_display_connect(NULL);
+	if (!dpy) {
+		fprintf(stderr, "bad-client: cannot connect: %s\n", strerror(errno));
+		return 1;
+	}
+	struct globals g = { 0 };
+	struct wl_registry *reg = wl_display_get_registry(dpy);
+	wl_registry_add_listener(reg, &registry_listener, &g);
+	if (wl_display_roundtrip(dpy) < 0 || !g.compositor || !g.shm || !g.wm_base) {
+		fprintf(stderr, "bad-client: missing globals\n");
+		return 1;
+	}
+	if (violate(dpy, &g, argv[1]) < 0)
+		return 1;
+	for (int i = 0; i < 10 && wl_display_roundtrip(dpy) >= 0; i++)
+		;
+	int err = wl_display_get_error(dpy);
+	if (err == 0) {
+		printf("bad-client %s: still connected\n", argv[1]);
+		return 1;
+	}
+	const struct wl_interface *iface = NULL;
+	uint32_t id = 0, code = err == EPROTO ? wl_display_get_protocol_error(dpy, &iface, &id) : 0;
+	printf("bad-client %s: disconnected: %s (protocol error %u on %s@%u)\n", argv[1],
+		strerror(err), code, iface ? iface->name : "?", id);
+	wl_display_disconnect(dpy);
+	return 0;
+}

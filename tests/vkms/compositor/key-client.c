@@ -1,0 +1,188 @@
+/*
+ * key-client: an xdg toplevel that prints the text typed into it.
+ *
+ *   key-client N     prints "focused" on keyboard enter, then "typed: <text>" and exits 0
+ *                    once N characters arrived; exits 1 after 60 s without them.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include <xkbcommon/xkbcommon.h>
+#include "xdg-shell-client-protocol.h"
+
+/* Everything the client has; one instance in main(). */
+struct client {
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+	struct wl_seat *seat;
+	struct wl_keyboard *keyboard;
+	struct wl_surface *surface;
+	struct xkb_context *xkb;
+	struct xkb_keymap *keymap;
+	struct xkb_state *state;
+	bool configured;
+	char text[256];
+	size_t len, want;
+};
+
+static void kb_keymap(void *data, struct wl_keyboard *kb, uint32_t format, int fd, uint32_t size)
+{
+	struct client *c = data;
+	char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	xkb_state_unref(c->state);
+	xkb_keymap_unref(c->keymap);
+	c->keymap = xkb_keymap_new_from_string(c->xkb, map, XKB_KEYMAP_FORMAT_TEXT_V1,
+		XKB_KEYMAP_COMPILE_NO_FLAGS);
+	munmap(map, size);
+	c->state = c->keymap ? xkb_state_new(c->keymap) : NULL;
+}
+
+static void kb_enter(void *data, struct wl_keyboard *kb, uint32_t serial,
+		struct wl_surface *surface, struct wl_array *keys)
+{
+	printf("focused\n");
+}
+
+static void kb_leave(void *data, struct wl_keyboard *kb, uint32_t serial,
+		struct wl_surface *surface) {}
+
+static void kb_key(void *data, struct wl_keyboard *kb, uint32_t serial, uint32_t time,
+		uint32_t key, uint32_t state)
+{
+	struct client *c = data;
+	if (state != WL_KEYBOARD_KEY_STATE_PRESSED || !c->state)
+		return;
+	char buf[16];
+	int n = xkb_state_key_get_utf8(c->state, key + 8, buf, sizeof(buf));
+	if (n > 0 && c->len + (size_t)n < sizeof(c->text)) {
+		memcpy(c->text + c->len, buf, (size_t)n);
+		c->len += (size_t)n;
+		printf("key %u -> '%s'\n", key, buf);
+	}
+}
+
+static void kb_modifiers(void *data, struct wl_keyboard *kb, uint32_t serial, uint32_t dep,
+		uint32_t lat, uint32_t lock, uint32_t group)
+{
+	struct client *c = data;
+	if (c->state)
+		xkb_state_update_mask(c->state, dep, lat, lock, 0, 0, group);
+}
+
+static void kb_repeat(void *data, struct wl_keyboard *kb, int32_t rate, int32_t delay) {}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+	.keymap = kb_keymap, .enter = kb_enter, .leave = kb_leave, .key = kb_key,
+	.modifiers = kb_modifiers, .repeat_info = kb_repeat,
+};
+
+static void seat_caps(void *data, struct wl_seat *seat, uint32_t caps)
+{
+	struct client *c = data;
+	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && !c->keyboard) {
+		c->keyboard = wl_seat_get_keyboard(seat);
+		wl_keyboard_add_listener(c->keyboard, &keyboard_listener, c);
+	}
+}
+
+static void seat_name(void *data, struct wl_seat *seat, const char *name) {}
+
+static const struct wl_seat_listener seat_listener = {
+	.capabilities = seat_caps, .name = seat_name,
+};
+
+static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
+		uint32_t version)
+{
+	struct client *c = data;
+	if (strcmp(iface, wl_compositor_interface.name) == 0)
+		c->compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
+	else if (strcmp(iface, wl_shm_interface.name) == 0)
+		c->shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
+	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
+		c->wm_base = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
+	else if (strcmp(iface, wl_seat_interface.name) == 0) {
+		c->seat = wl_registry_bind(reg, name, &wl_seat_interface, 5);
+		wl_seat_add_listener(c->seat, &seat_listener, c);
+	}
+}
+
+static void global_remove(void *data, struct wl_registry *reg, uint32_t name) {}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = global, .global_remove = global_remove,
+};
+
+static void wm_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
+{
+	xdg_wm_base_pong(wm, serial);
+}
+
+static const struct xdg_wm_base_listener wm_listener = { .ping = wm_ping };
+
+static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
+{
+	struct client *c = data;
+	xdg_surface_ack_configure(xs, serial);
+	if (c->configured)
+		return;
+	c->configured = true;
+	int fd = memfd_create("key-client", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, 64 * 64 * 4) != 0)
+		return;
+	uint32_t *px = mmap(NULL, 64 * 64 * 4, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	for (int i = 0; px != MAP_FAILED && i < 64 * 64; i++)
+		px[i] = 0xff3060c0u;
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, 64 * 64 * 4);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, 64, 64, 256, WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	wl_surface_attach(c->surface, b, 0, 0);
+	wl_surface_damage(c->surface, 0, 0, 64, 64);
+	wl_surface_commit(c->surface);
+}
+
+static const struct xdg_surface_listener xs_listener = { .configure = xs_configure };
+
+int main(int argc, char **argv)
+{
+	struct client c = { .want = argc > 1 ? (size_t)atoi(argv[1]) : 5 };
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	struct wl_display *dpy = wl_display_connect(NULL);
+	if (!dpy)
+		return 1;
+	c.xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	struct wl_registry *reg = wl_display_get_registry(dpy);
+	wl_registry_add_listener(reg, &registry_listener, &c);
+	wl_display_roundtrip(dpy);
+	if (!c.compositor || !c.shm || !c.wm_base || !c.seat)
+		return 1;
+	xdg_wm_base_add_listener(c.wm_base, &wm_listener, &c);
+	c.surface = wl_compositor_create_surface(c.compositor);
+	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(c.wm_base, c.surface);
+	xdg_surface_add_listener(xs, &xs_listener, &c);
+	xdg_toplevel_set_title(xdg_surface_get_toplevel(xs), "key-client");
+	wl_surface_commit(c.surface);
+	time_t end = time(NULL) + 60;
+	while (c.len < c.want && time(NULL) < end) {
+		wl_display_flush(dpy);
+		struct pollfd p = { .fd = wl_display_get_fd(dpy), .events = POLLIN };
+		if (poll(&p, 1, 500) > 0 && wl_display_dispatch(dpy) < 0)
+			break;
+		wl_display_dispatch_pending(dpy);
+	}
+	printf("typed: %.*s\n", (int)c.len, c.text);
+	wl_display_disconnect(dpy);
+	return c.len >= c.want ? 0 : 1;
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/python3
+"""ppm.py nonblack FILE       -> fraction of pixels that are not black (0..1)
+   ppm.py diff FILE FILE      -> fraction of pixels that differ
+   ppm.py size FILE           -> WxH"""
+import sys
+
+
+def load(path):
+    data = open(path, 'rb').read()
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b'#':
+            pos = data.index(b'\n', pos)
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    if fields[0] != b'P6' or int(fields[3]) != 255:
+        sys.exit('%s: not a binary 8-bit PPM' % path)
+    w, h = int(fields[1]), int(fields[2])
+    px = data[pos + 1:pos + 1 + w * h * 3]
+    if len(px) != w * h * 3:
+        sys.exit('%s: truncated' % path)
+    return w, h, px
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == 'size':
+        w, h, _ = load(sys.argv[2])
+        print('%dx%d' % (w, h))
+    elif cmd == 'nonblack':
+        w, h, px = load(sys.argv[2])
+        n = sum(1 for i in range(0, len(px), 3) if px[i] | px[i + 1] | px[i + 2])
+        print('%.4f' % (n / (w * h)))
+    elif cmd == 'diff':
+        w, h, a = load(sys.argv[2])
+        w2, h2, b = load(sys.argv[3])
+        if (w, h) != (w2, h2):
+            print('1.0000')
+            return
+        n = sum(1 for i in range(0, len(a), 3) if a[i:i + 3] != b[i:i + 3])
+        print('%.4f' % (n / (w * h)))
+    else:
+        sys.exit(__doc__)
+
+
+main()

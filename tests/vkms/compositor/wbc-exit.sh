@@ -1,0 +1,42 @@
+#!/bin/bash
+# Must show 5: wbc exits with APP's status; SIGTERM stops it cleanly with 0; errors are
+# one "wbc: " line and a non-zero status.
+. "$(dirname "$0")/lib.sh"
+wbc --mode 640x480 -- sh -c 'exit 7' >"$out/log" 2>&1
+rc=$?; check_sanitizers "$out/log"
+[ $rc = 7 ] || { cat "$out/log"; fail "APP exit 7 gave $rc"; }
+note "APP exit status 7 -> wbc 7"
+wbc --mode 640x480 -- sh -c 'kill -SEGV $$' >"$out/log" 2>&1
+rc=$?; check_sanitizers "$out/log"
+[ $rc = 139 ] || { cat "$out/log"; fail "APP killed by SIGSEGV gave $rc"; }
+note "APP killed by signal 11 -> wbc 139"
+
+"$WBC" --mode 640x480 -- sleep 100 >"$out/log" 2>&1 &
+pid=$!
+for i in $(seq 50); do [ -S /run/user/0/wayland-0 ] && break; sleep 0.2; done
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+cat "$out/log"; check_sanitizers "$out/log"
+[ $rc = 0 ] || fail "SIGTERM gave $rc"
+grep -q '^wbc: stats ' "$out/log" || fail "no stats line after SIGTERM"
+pgrep -x sleep >/dev/null && fail "APP survived wbc"
+note "SIGTERM -> 0, APP stopped"
+
+one_line_error() { # DESCRIPTION ARGS...
+	local what=$1; shift
+	"$WBC" "$@" >"$out/err" 2>&1
+	local rc=$?
+	check_sanitizers "$out/err"
+	note "$what: status $rc, stderr: $(cat "$out/err")"
+	[ $rc != 0 ] || fail "$what: status 0"
+	[ "$(wc -l <"$out/err")" = 1 ] || fail "$what: not one line"
+	grep -q '^wbc: ' "$out/err" || fail "$what: not prefixed"
+}
+one_line_error "missing APP" -- /nonexistent/app
+one_line_error "APP not in PATH" -- no-such-app-wbc
+one_line_error "no such device" --device /dev/dri/card7 -- true
+one_line_error "no such mode" --mode 123x45 -- true
+one_line_error "bad option" --frobnicate -- true
+echo PASS

@@ -1,0 +1,16 @@
+#!/bin/bash
+# Must show 1b: foot starts, is sized to the output and draws (its background is not
+# black, so nearly the whole captured frame is non-black).
+. "$(dirname "$0")/lib.sh"
+export XDG_CONFIG_HOME=/tmp/home/.config
+wbc --mode 640x480 --screenshot-after 5 "$out/foot.ppm" --duration 6 -- \
+	foot --override=main.font=monospace:size=10 >"$out/log" 2>&1
+rc=$?
+cat "$out/log"
+check_sanitizers "$out/log"
+[ $rc = 0 ] || fail "wbc exited $rc"
+[ -s "$out/foot.ppm" ] || fail "no screenshot"
+nb=$(ppm nonblack "$out/foot.ppm")
+note "non-black fraction $nb"
+awk -v v="$nb" 'BEGIN { exit !(v >= 0.9) }' || fail "foot drew only $nb non-black"
+echo PASS

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Tests of tests/vm/vkms-run itself, one case per invocation (see tests/meson.build).
+set -uo pipefail
+run=$(dirname "$0")/vkms-run
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+fail() { echo "FAIL: $*"; echo "--- output:"; cat "$out"; exit 1; }
+
+case ${1:?case} in
+exit-status)
+	"$run" -- sh -c 'echo guest-says-hi; exit 7' >"$out" 2>&1
+	rc=$?
+	[ $rc = 7 ] || fail "exit status $rc, want 7"
+	grep -q guest-says-hi "$out" || fail "guest output not streamed"
+	;;
+timeout)
+	start=$(date +%s)
+	"$run" --timeout 20 -- sleep 1000 >"$out" 2>&1
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	[ $rc = 124 ] || fail "exit status $rc, want 124"
+	grep -q "timed out after 20s" "$out" || fail "no timeout message"
+	# Bounded: the guest is killed at 20 s, plus a 5 s grace period.
+	[ $took -lt 60 ] || fail "took ${took}s to give up"
+	;;
+crash)
+	"$run" -- sh -c 'echo c > /proc/sysrq-trigger; sleep 30' >"$out" 2>&1
+	rc=$?
+	[ $rc = 125 ] || fail "exit status $rc, want 125"
+	grep -q "without reporting an exit status" "$out" || fail "no crash message"
+	;;
+no-qemu)
+	WBC_QEMU=/nonexistent/qemu "$run" -- true >"$out" 2>&1
+	rc=$?
+	[ $rc = 126 ] || fail "exit status $rc, want 126"
+	grep -q "/nonexistent/qemu not found" "$out" || fail "no clear message"
+	;;
+two-cpus)
+	"$run" -- sh -c 'n=$(grep -c ^processor /proc/cpuinfo); echo "cpus=$n"; [ "$n" = 2 ]' \
+		>"$out" 2>&1 || fail "guest does not have 2 CPUs"
+	grep -q cpus=2 "$out" || fail "no cpu count printed"
+	;;
+params)
+	"$run" --param enable_cursor=1 --param enable_overlay=1 -- sh -c \
+		'grep -qx Y /sys/module/vkms/parameters/enable_cursor &&
+		 grep -qx Y /sys/module/vkms/parameters/enable_overlay' >"$out" 2>&1 ||
+		fail "vkms parameters not set"
+	"$run" -- sh -c 'grep -qx N /sys/module/vkms/parameters/enable_overlay' >"$out" 2>&1 ||
+		fail "enable_overlay set without --param"
+	;;
+args)
+	# Arguments survive quoting exactly, and the project tree is writable.
+	"$run" -- bash -c 'printf "<%s>" "$@" > "$0"' "$PWD/.vm-args-$$" 'a b' '"q"' '$x' >"$out" 2>&1 ||
+		fail "guest command failed"
+	got=$(cat "$PWD/.vm-args-$$"); rm -f "$PWD/.vm-args-$$"
+	[ "$got" = '<a b><"q"><$x>' ] || fail "arguments arrived as $got"
+	;;
+*)
+	echo "unknown case $1"; exit 2 ;;
+esac
+echo "ok: $1"
