@@ -178,6 +178,8 @@ int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_op
 	return 0;
 }
 
+static void report(struct wbc_kms_pipe *pipe, const struct wbc_kms_flip_event *ev);
+
 /* Let the in-flight commit and capture finish, bounded, so nothing is freed under them. */
 static void pipe_drain(struct wbc_kms_pipe *pipe)
 {
@@ -192,8 +194,11 @@ void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe)
 	if (!pipe)
 		return;
 	if (pipe->has_queued) {
+		struct wbc_kms_flip_event ev = { .status = WBC_KMS_FLIP_SUPERSEDED,
+			.user_data = pipe->queued.user_data };
 		pipe->has_queued = false;
 		pipe->stats.superseded++;
+		report(pipe, &ev);
 	}
 	pipe_drain(pipe);
 	if (pipe->active)
@@ -214,6 +219,11 @@ static void report(struct wbc_kms_pipe *pipe, const struct wbc_kms_flip_event *e
 {
 	if (pipe->listener.flip)
 		pipe->listener.flip(pipe->listener.data, pipe, ev);
+}
+
+int wbc_kms_pipe_test(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state)
+{
+	return wbc_kms_pipe_submit(pipe, state, true);
 }
 
 int wbc_kms_pipe_commit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state)

@@ -8,8 +8,11 @@
  * writeback on any commit and hands the finished frame to its consumer when the out-fence
  * signals.
  *
- * Threading: none. All calls on one device happen on one thread; callbacks run from
- * wbc_kms_device_dispatch() on that thread.
+ * Threading: none. All calls on one device happen on one thread. Callbacks run on that
+ * thread from wbc_kms_device_dispatch()/wait(), and also from inside
+ * wbc_kms_pipe_commit() (a queued state SUPERSEDED), wbc_kms_pipe_set_mode() and
+ * wbc_kms_pipe_destroy() (draining the commit in flight; a queued state SUPERSEDED):
+ * a listener must not destroy the pipe from a callback.
  *
  * Errors: functions that can fail return a negative errno; a readable message for the
  * last failure is kept on the device (wbc_kms_device_error()). The library never exits,

@@ -1,0 +1,56 @@
+/*
+ * The wlroots backend adapter: a wlr_backend whose wlr_outputs are driven by wbc's own KMS
+ * library (backend/, include/wbc/kms.h) instead of wlroots' DRM backend.
+ *
+ * One wlr_output per connected display connector. An output commit with a buffer imports
+ * the buffer's dma-buf as a KMS framebuffer (cached per wlr_buffer) and hands it to
+ * wbc_kms_pipe_commit(); frame and present events come from the pipe's flip events.
+ */
+#ifndef WBC_ADAPTER_H
+#define WBC_ADAPTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wlr/backend.h>
+#include <wlr/types/wlr_output.h>
+#include "wbc/kms.h"
+
+struct wbc_capture;
+
+/* Counters, summed over an adapter's outputs (live and destroyed). */
+struct wbc_adapter_stats {
+	uint64_t commits;                /* wbc_kms_pipe_commit calls the KMS backend accepted */
+	uint64_t flips;                  /* of those, shown (flip status DONE) */
+	uint64_t superseded, failed;     /* of those, replaced before shown / refused late */
+	uint64_t missed_vblanks;         /* from the pipes' statistics */
+	uint64_t captures;               /* writeback frames handed to the capture hook */
+};
+
+struct wbc_adapter_options {
+	/* Drive only this connector (a writeback connector makes a headless output);
+	 * NULL: every connected display connector. */
+	const char *output_name;
+	/* Capture is wanted from the start: if the display connector cannot be captured
+	 * (e.g. VKMS in Linux 6.1 cannot clone a CRTC to a display and a writeback
+	 * connector), drive the writeback connector as a headless output instead. */
+	bool need_writeback;
+};
+
+/* The device is borrowed: it must outlive the backend. The backend is destroyed with
+ * the display (or by wlr_backend_destroy / the multi-backend that holds it). */
+struct wlr_backend *wbc_adapter_create(struct wl_display *display, struct wbc_kms_device *dev,
+		const struct wbc_adapter_options *opts);
+bool wbc_backend_is_adapter(struct wlr_backend *backend);
+void wbc_adapter_get_stats(struct wlr_backend *backend, struct wbc_adapter_stats *out);
+
+bool wbc_output_is_adapter(struct wlr_output *output);
+/* The output's pipe, NULL while the output is disabled. */
+struct wbc_kms_pipe *wbc_output_pipe(struct wlr_output *output);
+/* Attach the capture hook (borrowed; NULL detaches) that decides which commits arm
+ * writeback and receives the frames. */
+void wbc_output_set_capture(struct wlr_output *output, struct wbc_capture *capture);
+/* The hook wants a frame: if no commit is on its way, re-commit what is on screen with
+ * capture armed (an adapter-internal commit, counted like any other). */
+void wbc_output_capture_kick(struct wlr_output *output);
+
+#endif

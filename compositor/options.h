@@ -1,0 +1,37 @@
+/* Command line of wbc. */
+#ifndef WBC_OPTIONS_H
+#define WBC_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WBC_MAX_SCREENSHOTS 8
+
+struct wbc_screenshot_request {
+	double after_s;                  /* seconds after the output first showed a frame */
+	const char *path;                /* borrowed from argv */
+};
+
+/* Filled by wbc_options_parse; every string is borrowed from argv. */
+struct wbc_options {
+	const char *device;              /* --device PATH, or NULL: ask the session for a GPU */
+	const char *output;              /* --output NAME: drive only this connector */
+	bool has_mode;
+	int32_t mode_width, mode_height;
+	int32_t mode_refresh_mhz;        /* 0: any refresh */
+	double duration_s;               /* --duration; 0: until APP exits or a signal */
+	bool verbose;
+	size_t n_screenshots;
+	struct wbc_screenshot_request screenshots[WBC_MAX_SCREENSHOTS];
+	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
+};
+
+enum wbc_parse_result {
+	WBC_PARSE_OK,
+	WBC_PARSE_EXIT,                  /* --help or --version printed: exit 0 */
+	WBC_PARSE_ERROR,                 /* one "wbc: ..." line printed: exit 2 */
+};
+
+enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_options *out);
+
+#endif

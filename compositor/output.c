@@ -1,0 +1,409 @@
+/*
+ * The adapter's wlr_output: wlroots output commits to wbc_kms_pipe calls.
+ *
+ *   commit with a buffer  -> wbc_fb_get(buffer) (dma-buf import, cached) ->
+ *                            wbc_kms_pipe_commit(pipe, {primary fb, capture?})
+ *   ... with a new mode   -> wbc_kms_pipe_set_mode(pipe, mode, state)
+ *   enable                -> wbc_kms_pipe_create (then the commit above is the modeset)
+ *   disable               -> wbc_kms_pipe_destroy (turns the CRTC off)
+ * The pipe's flip events come back through flip.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <drm_fourcc.h>
+#include <wlr/types/wlr_buffer.h>
+#include "adapter-private.h"
+#include "capture.h"
+#include "log.h"
+
+static const struct wlr_output_impl output_impl;
+
+static struct wbc_output *output_from(struct wlr_output *wo)
+{
+	return wl_container_of(wo, (struct wbc_output *)NULL, base);
+}
+
+bool wbc_output_is_adapter(struct wlr_output *output)
+{
+	return output->impl == &output_impl;
+}
+
+struct wbc_kms_pipe *wbc_output_pipe(struct wlr_output *output)
+{
+	return wbc_output_is_adapter(output) ? output_from(output)->pipe : NULL;
+}
+
+void wbc_output_set_capture(struct wlr_output *output, struct wbc_capture *capture)
+{
+	if (wbc_output_is_adapter(output))
+		output_from(output)->capture = capture;
+}
+
+static int32_t mode_refresh_mhz(const drmModeModeInfo *m)
+{
+	if (!m->htotal || !m->vtotal)
+		return 0;
+	int64_t mhz = ((int64_t)m->clock * 1000000 / m->htotal + m->vtotal / 2) / m->vtotal;
+	if (m->flags & DRM_MODE_FLAG_INTERLACE)
+		mhz *= 2;
+	if (m->flags & DRM_MODE_FLAG_DBLSCAN)
+		mhz /= 2;
+	if (m->vscan > 1)
+		mhz /= m->vscan;
+	return (int32_t)mhz;
+}
+
+/* ---- Pipe lifetime ----------------------------------------------------------------- */
+
+static void fill_formats(struct wbc_output *out)
+{
+	wlr_drm_format_set_finish(&out->primary_formats);
+	const struct wbc_kms_plane *p = wbc_kms_pipe_plane(out->pipe, WBC_KMS_PLANE_PRIMARY);
+	for (size_t i = 0; p && i < p->n_formats; i++) {
+		const struct wbc_kms_format *f = &p->formats[i];
+		wlr_drm_format_set_add(&out->primary_formats, f->fourcc, DRM_FORMAT_MOD_INVALID);
+		if (!p->has_in_formats)
+			wlr_drm_format_set_add(&out->primary_formats, f->fourcc, DRM_FORMAT_MOD_LINEAR);
+		for (size_t m = 0; p->has_in_formats && m < f->n_modifiers; m++)
+			wlr_drm_format_set_add(&out->primary_formats, f->fourcc, f->modifiers[m]);
+	}
+}
+
+static int pipe_open(struct wbc_output *out, const drmModeModeInfo *mode)
+{
+	struct wbc_kms_pipe_options opts = { .connector_id = out->connector_id, .mode = mode };
+	struct wbc_kms_pipe_listener listener = {
+		.flip = wbc_output_handle_flip, .frame = wbc_output_handle_wb_frame, .data = out,
+	};
+	int ret = wbc_kms_pipe_create(out->backend->dev, &opts, &listener, &out->pipe);
+	if (ret < 0) {
+		wbc_log(WLR_ERROR, "%s: %s", out->base.name, wbc_kms_device_error(out->backend->dev));
+		return ret;
+	}
+	fill_formats(out);
+	return 0;
+}
+
+static void pipe_close(struct wbc_output *out)
+{
+	if (!out->pipe)
+		return;
+	struct wbc_kms_pipe_stats ps;
+	wbc_kms_pipe_get_stats(out->pipe, &ps);
+	out->in_call++;
+	bool was = out->destroying;
+	out->destroying = true;          /* flips reported while draining: bookkeeping only */
+	wbc_kms_pipe_destroy(out->pipe);
+	out->destroying = was;
+	out->in_call--;
+	out->pipe = NULL;
+	out->stats.missed_vblanks += ps.missed_vblanks;
+	/* States the pipe dropped without a report (queued at destroy), and captures that
+	 * will never complete. */
+	struct wbc_commit *c, *tmp;
+	wl_list_for_each_safe(c, tmp, &out->commits, link)
+		wbc_commit_free(c);
+	if (out->capture)
+		wbc_capture_reset(out->capture);
+	wlr_buffer_unlock(out->front);
+	out->front = NULL;
+}
+
+/* ---- Commit and test ---------------------------------------------------------------- */
+
+#define SUPPORTED_STATE (WLR_OUTPUT_STATE_BUFFER | WLR_OUTPUT_STATE_MODE | \
+	WLR_OUTPUT_STATE_ENABLED | WLR_OUTPUT_STATE_BACKEND_OPTIONAL)
+
+/* What a pending output state asks of the pipe. */
+struct plan {
+	bool enabled;
+	const struct wbc_output_mode *mode; /* the mode to show (pending or current) */
+	bool modeset;                    /* the pipe must be (re)made or change mode */
+	struct wbc_fb *fb;               /* the pending buffer's framebuffer, if any */
+};
+
+static const struct wbc_output_mode *find_mode(struct wbc_output *out, int32_t w, int32_t h,
+		int32_t mhz)
+{
+	struct wbc_output_mode *m, *best = NULL;
+	wl_list_for_each(m, &out->base.modes, base.link) {
+		if (m->base.width != w || m->base.height != h)
+			continue;
+		if (mhz == 0 ? (!best || m->base.preferred) : abs(m->base.refresh - mhz) < 500)
+			best = m;
+		if (mhz && best)
+			break;
+	}
+	return best;
+}
+
+static bool make_plan(struct wbc_output *out, struct plan *p)
+{
+	struct wlr_output *wo = &out->base;
+	const struct wlr_output_state *st = &wo->pending;
+	*p = (struct plan){ .enabled = (st->committed & WLR_OUTPUT_STATE_ENABLED) ?
+		st->enabled : wo->enabled };
+	if (st->committed & ~SUPPORTED_STATE) {
+		if ((st->committed & WLR_OUTPUT_STATE_GAMMA_LUT) && st->gamma_lut_size == 0)
+			;                        /* resetting gamma: nothing to do */
+		else {
+			wbc_log(WLR_DEBUG, "%s: unsupported output state 0x%x", wo->name,
+				st->committed & ~SUPPORTED_STATE);
+			return false;
+		}
+	}
+	if (!p->enabled)
+		return true;
+	if (st->committed & WLR_OUTPUT_STATE_MODE) {
+		if (st->mode_type == WLR_OUTPUT_STATE_MODE_FIXED)
+			p->mode = wl_container_of(st->mode, p->mode, base);
+		else
+			p->mode = find_mode(out, st->custom_mode.width, st->custom_mode.height,
+				st->custom_mode.refresh);
+	} else if (wo->current_mode) {
+		p->mode = wl_container_of(wo->current_mode, p->mode, base);
+	} else {
+		p->mode = (const struct wbc_output_mode *)wlr_output_preferred_mode(wo);
+	}
+	if (!p->mode) {
+		wbc_log(WLR_DEBUG, "%s: no such mode", wo->name);
+		return false;
+	}
+	const drmModeModeInfo *cur = out->pipe ? wbc_kms_pipe_mode(out->pipe) : NULL;
+	p->modeset = !out->pipe || !out->front || memcmp(cur, &p->mode->info, sizeof(*cur)) != 0;
+	if (!(st->committed & WLR_OUTPUT_STATE_BUFFER))  /* a modeset needs a buffer: */
+		return !(p->modeset && (st->committed & (WLR_OUTPUT_STATE_ENABLED |
+			WLR_OUTPUT_STATE_MODE)));        /* failing makes wlroots add one */
+	p->fb = wbc_fb_get(out->backend, st->buffer);
+	if (!p->fb)
+		return false;
+	if (p->fb->fb.width != p->mode->info.hdisplay || p->fb->fb.height != p->mode->info.vdisplay) {
+		wbc_log(WLR_DEBUG, "%s: buffer %ux%u does not match the mode %dx%d", wo->name,
+			p->fb->fb.width, p->fb->fb.height, p->mode->base.width, p->mode->base.height);
+		return false;
+	}
+	return true;
+}
+
+static bool output_test(struct wlr_output *wo)
+{
+	struct wbc_output *out = output_from(wo);
+	struct plan p;
+	if (!make_plan(out, &p))
+		return false;
+	/* Size, format import and mode are checked above; the kernel's TEST_ONLY runs in
+	 * wbc_kms_pipe_commit. (wbc_kms_pipe_test() is declared in kms.h but the backend
+	 * does not define it yet: use it here once it exists.) */
+	return true;
+}
+
+/* Whether this commit should arm writeback; enables the writeback pool on first use. */
+static bool want_capture(struct wbc_output *out)
+{
+	if (!out->capture || !wbc_capture_wants(out->capture))
+		return false;
+	if (wbc_kms_pipe_writeback_format(out->pipe))
+		return true;
+	if (!out->writeback_failed && wbc_kms_pipe_enable_writeback(out->pipe, NULL) == 0)
+		return true;
+	if (!out->writeback_failed)
+		wbc_capture_unavailable(out->capture, wbc_kms_device_error(out->backend->dev));
+	out->writeback_failed = true;
+	return false;
+}
+
+/* Hand one state to the pipe; the commit record is owned by out->commits on success. */
+static int submit(struct wbc_output *out, struct wlr_buffer *buffer, struct wbc_fb *fb,
+		const struct wbc_output_mode *modeset, bool internal)
+{
+	struct wbc_commit *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	*c = (struct wbc_commit){ .output = out, .commit_seq = out->base.commit_seq + 1,
+		.internal = internal, .buffer = wlr_buffer_lock(buffer) };
+	wl_list_insert(out->commits.prev, &c->link);
+	struct wbc_kms_pipe_state state = { .primary = { .fb = &fb->fb }, .user_data = c };
+	state.capture = c->capture = want_capture(out);
+	out->in_call++;
+	int ret = modeset ? wbc_kms_pipe_set_mode(out->pipe, &modeset->info, &state) :
+		wbc_kms_pipe_commit(out->pipe, &state);
+	out->in_call--;
+	if (ret < 0) {
+		wbc_log(WLR_ERROR, "%s: %s", out->base.name, wbc_kms_device_error(out->backend->dev));
+		wbc_commit_free(c);
+		return ret;
+	}
+	out->stats.commits++;
+	wbc_log(WLR_DEBUG, "%s: commit %llu%s%s%s", out->base.name,
+		(unsigned long long)out->stats.commits, internal ? " (internal)" : "",
+		modeset ? " (mode change)" : "", c->capture ? " (capture)" : "");
+	if (c->capture)
+		wbc_capture_armed(out->capture);
+	return 0;
+}
+
+static bool output_commit(struct wlr_output *wo)
+{
+	struct wbc_output *out = output_from(wo);
+	const struct wlr_output_state *st = &wo->pending;
+	struct plan p;
+	if (!make_plan(out, &p))
+		return false;
+	if (!p.enabled) {
+		pipe_close(out);
+		if (wo->enabled)
+			wlr_output_update_enabled(wo, false);
+		return true;
+	}
+	if (!(st->committed & WLR_OUTPUT_STATE_BUFFER))
+		return true;                 /* nothing for the display (scale, damage, ...) */
+	bool fresh = !out->pipe;
+	if (fresh && pipe_open(out, &p.mode->info) < 0)
+		return false;
+	/* A fresh pipe's first commit is its modeset; a live one changes mode explicitly. */
+	const struct wbc_output_mode *new_mode = p.modeset && !fresh &&
+		memcmp(wbc_kms_pipe_mode(out->pipe), &p.mode->info, sizeof(p.mode->info)) ?
+		p.mode : NULL;
+	if (submit(out, st->buffer, p.fb, new_mode, false) < 0) {
+		if (fresh)
+			pipe_close(out);
+		return false;
+	}
+	if (!wo->current_mode || &p.mode->base != wo->current_mode)
+		wlr_output_update_mode(wo, (struct wlr_output_mode *)&p.mode->base);
+	if (!wo->enabled)
+		wlr_output_update_enabled(wo, true);
+	return true;
+}
+
+void wbc_output_capture_kick(struct wlr_output *wo)
+{
+	if (!wbc_output_is_adapter(wo))
+		return;
+	struct wbc_output *out = output_from(wo);
+	if (!out->pipe || !out->front || !out->capture || !wbc_capture_wants(out->capture))
+		return;
+	if (!wl_list_empty(&out->commits))
+		return;                      /* its flip event kicks again */
+	struct wbc_fb *fb = wbc_fb_get(out->backend, out->front);
+	if (fb)
+		submit(out, out->front, fb, NULL, true);
+}
+
+static const struct wlr_drm_format_set *output_get_primary_formats(struct wlr_output *wo,
+		uint32_t buffer_caps)
+{
+	struct wbc_output *out = output_from(wo);
+	if (!(buffer_caps & WLR_BUFFER_CAP_DMABUF))
+		return NULL;
+	return out->primary_formats.len ? &out->primary_formats : NULL;
+}
+
+static void output_destroy(struct wlr_output *wo)
+{
+	struct wbc_output *out = output_from(wo);
+	out->destroying = true;
+	pipe_close(out);
+	if (out->frame_idle)
+		wl_event_source_remove(out->frame_idle);
+	if (out->capture_idle)
+		wl_event_source_remove(out->capture_idle);
+	wl_event_source_remove(out->retry_timer);
+	struct wbc_output_mode *m, *tmp;
+	wl_list_for_each_safe(m, tmp, &wo->modes, base.link) {
+		wl_list_remove(&m->base.link);
+		free(m);
+	}
+	wlr_drm_format_set_finish(&out->primary_formats);
+	struct wbc_adapter_stats sum = { 0 };
+	wbc_output_add_stats(out, &sum);
+	struct wbc_adapter_stats *r = &out->backend->retired;
+	r->commits += sum.commits;
+	r->flips += sum.flips;
+	r->superseded += sum.superseded;
+	r->failed += sum.failed;
+	r->missed_vblanks += sum.missed_vblanks;
+	r->captures += sum.captures;
+	wl_list_remove(&out->link);
+	free(out);
+}
+
+static const struct wlr_output_impl output_impl = {
+	.commit = output_commit,
+	.test = output_test,
+	.destroy = output_destroy,
+	.get_primary_formats = output_get_primary_formats,
+};
+
+void wbc_output_add_stats(struct wbc_output *out, struct wbc_adapter_stats *sum)
+{
+	struct wbc_kms_pipe_stats ps = { 0 };
+	if (out->pipe)
+		wbc_kms_pipe_get_stats(out->pipe, &ps);
+	sum->commits += out->stats.commits;
+	sum->flips += out->stats.flips;
+	sum->superseded += out->stats.superseded;
+	sum->failed += out->stats.failed;
+	sum->missed_vblanks += out->stats.missed_vblanks + ps.missed_vblanks;
+	sum->captures += out->stats.captures;
+}
+
+/* ---- Creation ------------------------------------------------------------------------ */
+
+static int add_modes(struct wbc_output *out, const struct wbc_kms_connector *conn)
+{
+	for (size_t i = 0; i < conn->n_modes; i++) {
+		struct wbc_output_mode *m = calloc(1, sizeof(*m));
+		if (!m)
+			return -1;
+		m->info = conn->modes[i];
+		m->base.width = m->info.hdisplay;
+		m->base.height = m->info.vdisplay;
+		m->base.refresh = mode_refresh_mhz(&m->info);
+		m->base.preferred = conn->preferred_mode >= 0 ? (size_t)conn->preferred_mode == i :
+			i == 0;
+		wl_list_insert(out->base.modes.prev, &m->base.link);
+	}
+	return 0;
+}
+
+int wbc_output_create(struct wbc_backend *b, struct wbc_kms_connector *conn)
+{
+	struct wbc_output *out = calloc(1, sizeof(*out));
+	if (!out)
+		return -1;
+	out->backend = b;
+	out->connector_id = conn->id;
+	wl_list_init(&out->commits);
+	wlr_output_init(&out->base, &b->base, &output_impl, b->display);
+	wl_list_insert(b->outputs.prev, &out->link);
+	out->retry_timer = wl_event_loop_add_timer(wl_display_get_event_loop(b->display),
+		wbc_output_retry_frame, out);
+	if (!out->retry_timer || add_modes(out, conn) < 0) {
+		wlr_output_destroy(&out->base);
+		return -1;
+	}
+	/* Made now so that the primary plane's formats are known before the first commit;
+	 * the modeset happens with the first buffer. */
+	const drmModeModeInfo *pref = conn->preferred_mode >= 0 ?
+		&conn->modes[conn->preferred_mode] : &conn->modes[0];
+	if (pipe_open(out, pref) < 0) {
+		wlr_output_destroy(&out->base);
+		return -1;
+	}
+	wlr_output_set_name(&out->base, conn->name);
+	char desc[128];
+	snprintf(desc, sizeof(desc), "%s %s connector (wbc KMS backend)", b->dev->driver,
+		wbc_kms_connector_type_name(conn->type));
+	wlr_output_set_description(&out->base, desc);
+	snprintf(out->base.make, sizeof(out->base.make), "wbc");
+	snprintf(out->base.model, sizeof(out->base.model), "%.15s", b->dev->driver);
+	out->base.phys_width = (int32_t)conn->mm_width;
+	out->base.phys_height = (int32_t)conn->mm_height;
+	wbc_log(WLR_INFO, "output %s: %zu modes, CRTC %u", conn->name, conn->n_modes,
+		wbc_kms_pipe_crtc(out->pipe)->id);
+	wl_signal_emit(&b->base.events.new_output, &out->base);
+	return 0;
+}
