@@ -3,6 +3,8 @@
  *
  *   key-client N     prints "focused" on keyboard enter, then "typed: <text>" and exits 0
  *                    once N characters arrived; exits 1 after 60 s without them.
+ *   key-client --pointer N   prints "enter X Y" / "motion X Y" for pointer events and
+ *                    exits 0 after N motions. Prints "configured" once its buffer is up.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -17,6 +19,9 @@
 #include <xkbcommon/xkbcommon.h>
 #include "xdg-shell-client-protocol.h"
 
+/* The surface covers a 640x480 output (the tests' mode). */
+enum { W = 640, H = 480 };
+
 /* Everything the client has; one instance in main(). */
 struct client {
 	struct wl_compositor *compositor;
@@ -24,6 +29,8 @@ struct client {
 	struct xdg_wm_base *wm_base;
 	struct wl_seat *seat;
 	struct wl_keyboard *keyboard;
+	struct wl_pointer *pointer;
+	bool pointer_mode;            /* count pointer motions instead of typed letters */
 	struct wl_surface *surface;
 	struct xkb_context *xkb;
 	struct xkb_keymap *keymap;
@@ -87,9 +94,46 @@ static const struct wl_keyboard_listener keyboard_listener = {
 	.modifiers = kb_modifiers, .repeat_info = kb_repeat,
 };
 
+/* Pointer mode: print each position the compositor reports, in surface coordinates. */
+static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s,
+		wl_fixed_t x, wl_fixed_t y)
+{
+	printf("enter %d %d\n", wl_fixed_to_int(x), wl_fixed_to_int(y));
+}
+
+static void ptr_leave(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s) {}
+
+static void ptr_motion(void *data, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y)
+{
+	struct client *c = data;
+	printf("motion %d %d\n", wl_fixed_to_int(x), wl_fixed_to_int(y));
+	c->len++;
+}
+
+static void ptr_button(void *data, struct wl_pointer *p, uint32_t serial, uint32_t time,
+		uint32_t button, uint32_t state) {}
+static void ptr_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis,
+		wl_fixed_t value) {}
+static void ptr_frame(void *data, struct wl_pointer *p) {}
+static void ptr_axis_source(void *data, struct wl_pointer *p, uint32_t source) {}
+static void ptr_axis_stop(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis) {}
+static void ptr_axis_discrete(void *data, struct wl_pointer *p, uint32_t axis, int32_t d) {}
+
+static const struct wl_pointer_listener pointer_listener = {
+	.enter = ptr_enter, .leave = ptr_leave, .motion = ptr_motion, .button = ptr_button,
+	.axis = ptr_axis, .frame = ptr_frame, .axis_source = ptr_axis_source,
+	.axis_stop = ptr_axis_stop, .axis_discrete = ptr_axis_discrete,
+};
+
 static void seat_caps(void *data, struct wl_seat *seat, uint32_t caps)
 {
 	struct client *c = data;
+	if (c->pointer_mode && (caps & WL_SEAT_CAPABILITY_POINTER) && !c->pointer) {
+		c->pointer = wl_seat_get_pointer(seat);
+		wl_pointer_add_listener(c->pointer, &pointer_listener, c);
+	}
+	if (c->pointer_mode)
+		return;
 	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && !c->keyboard) {
 		c->keyboard = wl_seat_get_keyboard(seat);
 		wl_keyboard_add_listener(c->keyboard, &keyboard_listener, c);
@@ -139,17 +183,18 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 		return;
 	c->configured = true;
 	int fd = memfd_create("key-client", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, 64 * 64 * 4) != 0)
+	if (fd < 0 || ftruncate(fd, W * H * 4) != 0)
 		return;
-	uint32_t *px = mmap(NULL, 64 * 64 * 4, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	for (int i = 0; px != MAP_FAILED && i < 64 * 64; i++)
+	uint32_t *px = mmap(NULL, W * H * 4, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	for (int i = 0; px != MAP_FAILED && i < W * H; i++)
 		px[i] = 0xff3060c0u;
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, 64 * 64 * 4);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, 64, 64, 256, WL_SHM_FORMAT_XRGB8888);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, W * H * 4);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, W, H, W * 4, WL_SHM_FORMAT_XRGB8888);
 	wl_shm_pool_destroy(pool);
 	close(fd);
 	wl_surface_attach(c->surface, b, 0, 0);
-	wl_surface_damage(c->surface, 0, 0, 64, 64);
+	wl_surface_damage(c->surface, 0, 0, W, H);
+	printf("configured\n");
 	wl_surface_commit(c->surface);
 }
 
@@ -157,7 +202,14 @@ static const struct xdg_surface_listener xs_listener = { .configure = xs_configu
 
 int main(int argc, char **argv)
 {
-	struct client c = { .want = argc > 1 ? (size_t)atoi(argv[1]) : 5 };
+	struct client c = { .want = 5 };
+	if (argc > 1 && strcmp(argv[1], "--pointer") == 0) {
+		c.pointer_mode = true;
+		argv++;
+		argc--;
+	}
+	if (argc > 1)
+		c.want = (size_t)atoi(argv[1]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	struct wl_display *dpy = wl_display_connect(NULL);
 	if (!dpy)
@@ -182,7 +234,10 @@ int main(int argc, char **argv)
 			break;
 		wl_display_dispatch_pending(dpy);
 	}
-	printf("typed: %.*s\n", (int)c.len, c.text);
+	if (c.pointer_mode)
+		printf("motions: %zu\n", c.len);
+	else
+		printf("typed: %.*s\n", (int)c.len, c.text);
 	wl_display_disconnect(dpy);
 	return c.len >= c.want ? 0 : 1;
 }
