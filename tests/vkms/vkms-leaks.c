@@ -18,13 +18,13 @@ static void cycle(size_t commits, bool capture, int *fds_midway)
 		struct wbc_kms_pipe_state s = { .primary.fb = &b[i % 2]->fb, .capture = capture };
 		if (wbc_kms_pipe_commit(tp.pipe, &s) < 0)
 			fail_msg("commit %zu: %s", i, wbc_kms_device_error(tp.dev));
-		test_wait_flips(&tp, i + 1, 10000);
+		test_wait_flips(&tp, i + 1, 30000);
 		assert_int_equal(tp.ev.n_flips, i + 1);
 		if (i == commits / 2 && fds_midway)
 			*fds_midway = test_count_fds();
 	}
 	if (capture) {
-		test_wait_frames(&tp, commits, 10000);
+		test_wait_frames(&tp, commits, 30000);
 		assert_int_equal(tp.ev.n_frames, commits);
 	}
 	test_pipe_fini(&tp);

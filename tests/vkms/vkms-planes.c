@@ -32,7 +32,7 @@ static void planes_move_every_vblank(void **state)
 		};
 		if (wbc_kms_pipe_commit(tp.pipe, &s) < 0)
 			fail_msg("step %zu: %s", i, wbc_kms_device_error(tp.dev));
-		test_wait_flips(&tp, i + 1, 10000);
+		test_wait_flips(&tp, i + 1, 30000);
 		assert_int_equal(tp.ev.n_flips, i + 1);
 		assert_int_equal(tp.ev.flips[i].status, WBC_KMS_FLIP_DONE);
 	}
@@ -45,7 +45,7 @@ static void planes_move_every_vblank(void **state)
 		(unsigned long long)st.missed_vblanks);
 	assert_int_equal(st.missed_vblanks, 0);
 	assert_int_equal(gaps, 0);
-	test_wait_frames(&tp, 1, 10000);
+	test_wait_frames(&tp, 1, 30000);
 	assert_int_equal(tp.ev.n_frames, 1);
 	test_pipe_fini(&tp);
 	(void)cx; (void)cy; (void)ox; (void)oy;

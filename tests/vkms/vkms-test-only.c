@@ -13,7 +13,7 @@ static void commit_ok(struct test_pipe *tp, struct wbc_kms_buffer *buf)
 	size_t before = tp->ev.n_flips;
 	if (wbc_kms_pipe_commit(tp->pipe, &s) < 0)
 		fail_msg("good commit refused: %s", wbc_kms_device_error(tp->dev));
-	test_wait_flips(tp, before + 1, 10000);
+	test_wait_flips(tp, before + 1, 30000);
 	assert_int_equal(tp->ev.n_flips, before + 1);
 	assert_int_equal(tp->ev.flips[before].status, WBC_KMS_FLIP_DONE);
 }

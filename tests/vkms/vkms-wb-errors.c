@@ -25,11 +25,11 @@ static void still_running(struct test_pipe *tp, struct wbc_kms_buffer *b, bool c
 	struct wbc_kms_pipe_state s = { .primary.fb = &b->fb, .capture = capture };
 	if (wbc_kms_pipe_commit(tp->pipe, &s) < 0)
 		fail_msg("good commit refused: %s", wbc_kms_device_error(tp->dev));
-	test_wait_flips(tp, flips + 1, 10000);
+	test_wait_flips(tp, flips + 1, 30000);
 	assert_int_equal(tp->ev.n_flips, flips + 1);
 	assert_int_equal(tp->ev.flips[flips].status, WBC_KMS_FLIP_DONE);
 	if (capture) {
-		test_wait_frames(tp, frames + 1, 10000);
+		test_wait_frames(tp, frames + 1, 30000);
 		assert_int_equal(tp->ev.n_frames, frames + 1);
 	}
 }

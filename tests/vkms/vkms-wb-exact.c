@@ -104,7 +104,7 @@ static void run_case(bool overlay, bool cursor)
 	tp.ev.frame_check_data = &e;
 	if (wbc_kms_pipe_commit(tp.pipe, &s) < 0)
 		fail_msg("commit: %s", wbc_kms_device_error(tp.dev));
-	test_wait_frames(&tp, 1, 10000);
+	test_wait_frames(&tp, 1, 30000);
 	assert_int_equal(tp.ev.n_frames, 1);
 	print_message("overlay=%d cursor=%d: %zu mismatching pixels\n", overlay, cursor,
 		e.mismatches);

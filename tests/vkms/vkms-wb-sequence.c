@@ -49,12 +49,12 @@ static double run(struct test_pipe *tp, size_t commits, bool check)
 		if (wbc_kms_pipe_commit(tp->pipe, &s) < 0)
 			fail_msg("commit %zu: %s", i, wbc_kms_device_error(tp->dev));
 		/* Wait until this commit flipped and, when checking, its frame arrived. */
-		test_wait_flips(tp, i + 1, 10000);
+		test_wait_flips(tp, i + 1, 30000);
 		assert_int_equal(tp->ev.n_flips, i + 1);
 		if (check)
-			test_wait_frames(tp, i + 1, 10000);
+			test_wait_frames(tp, i + 1, 30000);
 	}
-	test_wait_frames(tp, commits, 10000);
+	test_wait_frames(tp, commits, 30000);
 	const struct wbc_kms_flip_event *f = tp->ev.flips;
 	return (double)(f[commits - 1].timestamp_ns - f[1].timestamp_ns) / (double)(commits - 2);
 }
@@ -104,9 +104,9 @@ static void idle_route_accepted(void **state)
 		struct wbc_kms_pipe_state s = { .primary.fb = &b->fb, .capture = i % 4 == 3 };
 		if (wbc_kms_pipe_commit(tp.pipe, &s) < 0)
 			fail_msg("commit %zu: %s", i, wbc_kms_device_error(tp.dev));
-		test_wait_flips(&tp, i + 1, 10000);
+		test_wait_flips(&tp, i + 1, 30000);
 	}
-	test_wait_frames(&tp, 5, 10000);
+	test_wait_frames(&tp, 5, 30000);
 	struct wbc_kms_pipe_stats st;
 	wbc_kms_pipe_get_stats(tp.pipe, &st);
 	assert_int_equal(st.flips, 20);
