@@ -24,12 +24,19 @@ else
 fi
 
 demo_job() {
-	if [ -x "$build/compositor/wbc" ] && [ -x "$build/examples/pattern/wbc-pattern-client" ]; then
+	local wbc=$build/compositor/wbc client=$build/examples/pattern/wbc-pattern-client
+	if [ -x "$wbc" ] && [ -x "$client" ] && "$wbc" --help 2>&1 | grep -q -- --record; then
 		"${runner[@]}" "$build/compositor/wbc" --mode 640x480 --record "$out/demo.mkv" \
 			--duration 5 -- "$build/examples/pattern/wbc-pattern-client"
 		echo "demo: recorded $out/demo.mkv"
 		ffprobe -v error -show_entries format=duration:stream=codec_name,width,height,nb_read_frames \
 			-count_frames -of default=nw=1 "$out/demo.mkv"
+	elif [ -x "$wbc" ] && [ -x "$client" ]; then
+		# Until wbc records: the compositor with the pattern client, one writeback frame.
+		"${runner[@]}" "$wbc" --mode 640x480 --duration 4 --screenshot-after 3 \
+			"$out/wbc-frame.ppm" -- "$client"
+		ffmpeg -v error -y -i "$out/wbc-frame.ppm" "$out/wbc-frame.png"
+		echo "demo: a writeback frame of wbc running wbc-pattern-client: $out/wbc-frame.png"
 	else
 		"${runner[@]}" "$build/examples/kms-writeback-shot" --mode 640x480 --overlay --cursor \
 			"$out/writeback.ppm"
