@@ -21,6 +21,7 @@ struct wbc_backend {
 	struct wl_list fbs;              /* wbc_fb.link: every framebuffer imported */
 	struct wl_listener display_destroy;
 	struct wbc_adapter_stats retired; /* counters of outputs already destroyed */
+	char headless_why[600];          /* why a writeback connector was made an output */
 	bool started;
 };
 

@@ -50,7 +50,20 @@ struct wbc_kms_pipe *wbc_output_pipe(struct wlr_output *output);
  * writeback and receives the frames. */
 void wbc_output_set_capture(struct wlr_output *output, struct wbc_capture *capture);
 /* The hook wants a frame: if no commit is on its way, re-commit what is on screen with
- * capture armed (an adapter-internal commit, counted like any other). */
-void wbc_output_capture_kick(struct wlr_output *output);
+ * capture armed (an adapter-internal commit, counted like any other). Whether a commit is
+ * on its way now (its flip event will come). */
+bool wbc_output_capture_kick(struct wlr_output *output);
+/* Make the output's writeback pool now, with n_buffers buffers (0: as many as the capture
+ * hook's consumers need), unless it has one. 0 and the writeback format in *format, and
+ * in how a few words on how the output is captured; -1 and the reason in how when
+ * writeback cannot capture this output. */
+int wbc_output_prepare_writeback(struct wlr_output *output, unsigned n_buffers,
+		uint32_t *format, char *how, size_t len);
+/* The buffer on screen (NULL before the first flip). */
+struct wlr_buffer *wbc_output_front_buffer(struct wlr_output *output);
+/* Writeback is broken on this output (a capture that never completes holds the pipe's
+ * commits back): free the pool, which unblocks the pipe, never enable it again, and bring
+ * the newest state on screen. Every writeback frame must have been released. */
+void wbc_output_drop_writeback(struct wlr_output *output);
 
 #endif

@@ -79,6 +79,8 @@ static size_t start_displays(struct wbc_backend *b)
 					!capturable(b, c, why, sizeof(why))) {
 				wbc_log(WLR_INFO, "%s cannot be captured (%s): driving %s as a "
 					"headless output instead", c->name, why, wb->name);
+				snprintf(b->headless_why, sizeof(b->headless_why),
+					"%s cannot be captured: %s", c->name, why);
 				return wbc_output_create(b, wb) == 0;
 			}
 			if (wbc_output_create(b, c) == 0)

@@ -4,7 +4,7 @@
  *   DONE        -> wlr_output_send_present (kernel time and sequence) + frame event
  *   SUPERSEDED  -> present(presented = false); the newer commit brings the frame
  *   FAILED      -> present(presented = false), damage, frame one refresh later
- * and writeback frames, which go to the output's capture hook.
+ * and writeback frames, which go to the output's capture hook (which releases them).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -49,7 +49,7 @@ static void capture_idle(void *data)
 
 static void schedule_capture_kick(struct wbc_output *out)
 {
-	if (!out->capture_idle && out->capture && wbc_capture_wants(out->capture))
+	if (!out->capture_idle && out->capture && wbc_capture_wants_repeat(out->capture))
 		out->capture_idle = wl_event_loop_add_idle(
 			wl_display_get_event_loop(out->base.display), capture_idle, out);
 }
@@ -97,9 +97,12 @@ void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct 
 		wlr_buffer_unlock(out->front);
 		out->front = c->buffer;
 		c->buffer = NULL;
+		bool internal = c->internal;
 		wbc_commit_free(c);
 		if (out->destroying)
 			return;
+		if (out->capture)
+			wbc_capture_flipped(out->capture, out->front, ev, internal);
 		/* The next queued commit, if any, brings the next frame event. */
 		if (wl_list_empty(&out->commits))
 			schedule_frame(out);
@@ -127,13 +130,26 @@ void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct 
 	}
 }
 
+/* Test hook: WBC_DEBUG_LOSE_WRITEBACK_AFTER=N loses every writeback frame after the Nth,
+ * as if their out-fences never signalled (what the capture hook's watchdog handles). */
+static bool lose_frame(void)
+{
+	static long after = -2, seen;
+	if (after == -2) {
+		const char *e = getenv("WBC_DEBUG_LOSE_WRITEBACK_AFTER");
+		after = e && *e ? atol(e) : -1;
+	}
+	return after >= 0 && ++seen > after;
+}
+
 void wbc_output_handle_wb_frame(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_wb_frame *frame)
 {
 	struct wbc_output *out = data;
-	if (out->capture && !out->destroying) {
+	if (out->capture && !out->destroying && !lose_frame()) {
 		out->stats.captures++;
-		wbc_capture_deliver(out->capture, frame);
+		wbc_capture_deliver(out->capture, pipe, frame);  /* releases it */
+		return;
 	}
 	wbc_kms_pipe_release_frame(pipe, frame->buffer);
 }

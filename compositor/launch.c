@@ -70,6 +70,7 @@ int wbc_launch_spawn(struct wbc_server *s, char *const argv[])
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);    /* main() ignores it; an ignored signal survives exec */
 		close(fds[0]);
 		execvp(argv[0], argv);
 		int err = errno;

@@ -1,9 +1,14 @@
-/* Log handlers: quiet (wbc's own errors only, as "wbc: ..." lines) or verbose (all). */
+/* Log handlers: quiet (wbc's own errors only, as "wbc: ..." lines) or verbose (all).
+ * Also called from the recorder's worker thread: each line is written under the stderr
+ * lock so that lines from two threads do not interleave. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "log.h"
+
+static bool verbose_on;
 
 static bool is_own(const char *fmt)
 {
@@ -14,8 +19,10 @@ static void log_quiet(enum wlr_log_importance importance, const char *fmt, va_li
 {
 	if (importance > WLR_ERROR || !is_own(fmt))
 		return;
+	flockfile(stderr);
 	vfprintf(stderr, fmt, args);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 static void log_verbose(enum wlr_log_importance importance, const char *fmt, va_list args)
@@ -23,13 +30,37 @@ static void log_verbose(enum wlr_log_importance importance, const char *fmt, va_
 	static const char *const names[] = { "", "ERROR", "INFO", "DEBUG" };
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	flockfile(stderr);
 	fprintf(stderr, "%5ld.%03ld [%s] ", (long)ts.tv_sec, ts.tv_nsec / 1000000L,
 		importance < WLR_LOG_IMPORTANCE_LAST ? names[importance] : "?");
 	vfprintf(stderr, fmt, args);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void wbc_log_setup(bool verbose)
 {
+	verbose_on = verbose;
 	wlr_log_init(verbose ? WLR_DEBUG : WLR_ERROR, verbose ? log_verbose : log_quiet);
+}
+
+bool wbc_log_verbose(void)
+{
+	return verbose_on;
+}
+
+void wbc_notice(const char *fmt, ...)
+{
+	char line[1024];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(line, sizeof(line), fmt, args);
+	va_end(args);
+	if (verbose_on) {
+		wbc_log(WLR_INFO, "%s", line);
+		return;
+	}
+	flockfile(stderr);
+	fprintf(stderr, "wbc: %s\n", line);
+	funlockfile(stderr);
 }

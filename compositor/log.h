@@ -3,11 +3,17 @@
 #ifndef WBC_LOG_H
 #define WBC_LOG_H
 
+#include <stdbool.h>
 #include <wlr/util/log.h>
 
 /* wbc_log(WLR_ERROR, "format", args...): the format must be a string literal. */
 #define wbc_log(verb, ...) _wlr_log((verb), "wbc: " __VA_ARGS__)
 
 void wbc_log_setup(bool verbose);
+bool wbc_log_verbose(void);
+/* A "wbc: ..." line shown even without -v (what the user asked to be told: how the screen
+ * is captured, what is recorded). With -v it is an INFO line of the debug log. */
+__attribute__((format(printf, 1, 2)))
+void wbc_notice(const char *fmt, ...);
 
 #endif

@@ -1,5 +1,6 @@
 /* wbc: a kiosk Wayland compositor on wlroots 0.15 that drives displays through wbc's
  * own KMS library. */
+#include <signal.h>
 #include <stdio.h>
 #include "log.h"
 #include "options.h"
@@ -17,6 +18,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	wbc_log_setup(opts.verbose);
+	/* A recording's receiver going away must be an error, not the end of wbc
+	 * (include/wbc/recorder.h, "Signals"); APP gets the default back (launch.c). */
+	signal(SIGPIPE, SIG_IGN);
 	struct wbc_server server;
 	int status = 1;
 	if (wbc_server_init(&server, &opts) == 0)

@@ -14,7 +14,10 @@
 
 static const char usage[] =
 	"usage: wbc [--device PATH] [--mode WxH[@Hz]] [--duration SECONDS] [-v] [-h] [--version]\n"
-	"           [--output NAME] [--screenshot-after SECONDS FILE.ppm]... -- APP [ARGS...]\n"
+	"           [--output NAME] [--screenshot-after SECONDS FILE.ppm]...\n"
+	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
+	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
+	"            [--stats]] -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -29,6 +32,28 @@ static const char usage[] =
 	"                       APP started, to FILE as a binary PPM (repeatable);\n"
 	"                       where the display cannot be captured (VKMS on Linux 6.1)\n"
 	"                       wbc drives the writeback connector headless instead\n"
+	"\n"
+	"Recording (the first output, from its first frame until wbc stops):\n"
+	"  --record PATH|URL    record the screen to a file (.mkv, .mp4, ...) or stream it\n"
+	"                       (udp://HOST:PORT and tcp://HOST:PORT as MPEG-TS, rtp://HOST:PORT\n"
+	"                       with an SDP file); where writeback needs it (VKMS on Linux 6.1)\n"
+	"                       wbc drives the writeback connector headless, as above\n"
+	"  --codec NAME         encoder (default: libx264 ultrafast/zerolatency if present,\n"
+	"                       else the best H.264/VP8/MPEG-4 encoder; the log says which)\n"
+	"  --codec-opt KEY=VALUE  encoder AVOption, e.g. crf=18, g=60 (repeatable)\n"
+	"  --container NAME     muxer (default: from the file extension; mpegts for udp/tcp)\n"
+	"  --container-opt KEY=VALUE  muxer/protocol AVOption (repeatable)\n"
+	"  --fps N              capture at most N frames a second (writeback is armed only\n"
+	"                       on the vblanks needed); default: every frame shown\n"
+	"  --capture auto|writeback|readback\n"
+	"                       writeback: the display engine writes each frame to memory;\n"
+	"                       readback: copy the displayed buffer; auto (default):\n"
+	"                       writeback where the device has it, else readback\n"
+	"  --stats              print recorder counters once a second\n"
+	"  --debug-frame-checksums FILE\n"
+	"                       debug: a line per frame given to the encoder (FNV-1a 64 of\n"
+	"                       its B,G,R bytes; see compositor/record.c)\n"
+	"\n"
 	"  -v, --verbose        debug logging and statistics\n"
 	"  -h, --help           this help\n"
 	"  --version            print the version\n";
@@ -128,11 +153,62 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			r->path = argv[i + 2];
 			o->n_screenshots++;
 			i += 2;
+		} else if (strcmp(a, "--record") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a PATH or URL", a);
+			o->record = argv[++i];
+		} else if (strcmp(a, "--codec") == 0) {
+			if (!next || !*next)
+				return fail("%s needs an encoder NAME", a);
+			o->codec = argv[++i];
+		} else if (strcmp(a, "--container") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a muxer NAME", a);
+			o->container = argv[++i];
+		} else if (strcmp(a, "--codec-opt") == 0 || strcmp(a, "--container-opt") == 0) {
+			bool codec = strcmp(a, "--codec-opt") == 0;
+			size_t *n = codec ? &o->n_codec_opts : &o->n_container_opts;
+			const char **list = codec ? o->codec_opts : o->container_opts;
+			if (!next || !strchr(next, '=') || next[0] == '=')
+				return fail("%s wants KEY=VALUE, got '%s'", a, next ? next : "");
+			if (*n == WBC_MAX_AV_OPTS)
+				return fail("at most %d %s", WBC_MAX_AV_OPTS, a);
+			list[(*n)++] = argv[++i];
+		} else if (strcmp(a, "--fps") == 0) {
+			if (!next || !parse_seconds(next, &o->fps) || o->fps <= 0 || o->fps > 1000)
+				return fail("--fps wants a number of frames per second, got '%s'",
+					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--capture") == 0) {
+			if (next && strcmp(next, "auto") == 0)
+				o->capture = WBC_CAPTURE_AUTO;
+			else if (next && strcmp(next, "writeback") == 0)
+				o->capture = WBC_CAPTURE_FORCE_WRITEBACK;
+			else if (next && strcmp(next, "readback") == 0)
+				o->capture = WBC_CAPTURE_FORCE_READBACK;
+			else
+				return fail("--capture wants auto, writeback or readback, got '%s'",
+					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--stats") == 0) {
+			o->stats = true;
+		} else if (strcmp(a, "--debug-frame-checksums") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a FILE", a);
+			o->frame_checksums = argv[++i];
 		} else if (a[0] == '-') {
 			return fail("unknown option '%s'", a);
 		} else {
 			break;                   /* APP without "--" */
 		}
+	}
+	if (!o->record) {
+		const char *needs = o->codec ? "--codec" : o->container ? "--container" :
+			o->n_codec_opts ? "--codec-opt" : o->n_container_opts ? "--container-opt" :
+			o->fps > 0 ? "--fps" : o->stats ? "--stats" :
+			o->frame_checksums ? "--debug-frame-checksums" : NULL;
+		if (needs)
+			return fail("%s only makes sense with --record", needs);
 	}
 	if (i >= argc)
 		return fail("%s", "no APP given: wbc [options] -- APP [ARGS...]");

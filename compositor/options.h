@@ -6,6 +6,14 @@
 #include <stdint.h>
 
 #define WBC_MAX_SCREENSHOTS 8
+#define WBC_MAX_AV_OPTS 32
+
+/* --capture */
+enum wbc_capture_choice {
+	WBC_CAPTURE_AUTO,                /* writeback where the device has it, else readback */
+	WBC_CAPTURE_FORCE_WRITEBACK,
+	WBC_CAPTURE_FORCE_READBACK,
+};
 
 struct wbc_screenshot_request {
 	double after_s;                  /* seconds after the output first showed a frame */
@@ -23,6 +31,17 @@ struct wbc_options {
 	bool verbose;
 	size_t n_screenshots;
 	struct wbc_screenshot_request screenshots[WBC_MAX_SCREENSHOTS];
+	/* Recording (record.c); all NULL/0 without --record. */
+	const char *record;              /* --record PATH|URL */
+	const char *codec;               /* --codec NAME, NULL: the recorder's default */
+	const char *container;           /* --container NAME, NULL: from the output's name */
+	size_t n_codec_opts, n_container_opts;
+	const char *codec_opts[WBC_MAX_AV_OPTS];     /* --codec-opt KEY=VALUE */
+	const char *container_opts[WBC_MAX_AV_OPTS]; /* --container-opt KEY=VALUE */
+	double fps;                      /* --fps cap; 0: every frame shown */
+	enum wbc_capture_choice capture; /* --capture */
+	bool stats;                      /* --stats */
+	const char *frame_checksums;     /* --debug-frame-checksums FILE */
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
 };
 

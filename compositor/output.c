@@ -95,6 +95,8 @@ static void pipe_close(struct wbc_output *out)
 	out->in_call++;
 	bool was = out->destroying;
 	out->destroying = true;          /* flips reported while draining: bookkeeping only */
+	if (out->capture)                /* frames lent out come back first */
+		wbc_capture_pipe_closing(out->capture);
 	wbc_kms_pipe_destroy(out->pipe);
 	out->destroying = was;
 	out->in_call--;
@@ -199,19 +201,74 @@ static bool output_test(struct wlr_output *wo)
 	return true;
 }
 
+static int enable_writeback(struct wbc_output *out, unsigned n_buffers)
+{
+	if (wbc_kms_pipe_writeback_format(out->pipe))
+		return 0;
+	if (out->writeback_failed)
+		return -1;
+	struct wbc_kms_writeback_options o;
+	wbc_kms_writeback_options_init(&o);
+	if (!n_buffers && out->capture)
+		n_buffers = wbc_capture_pool_size(out->capture);
+	o.n_buffers = n_buffers > 16 ? 16 : n_buffers;  /* the backend's pool limit */
+	if (wbc_kms_pipe_enable_writeback(out->pipe, &o) == 0) {
+		wbc_log(WLR_DEBUG, "%s: writeback pool of %u buffers", out->base.name,
+			o.n_buffers ? o.n_buffers : 3);
+		return 0;
+	}
+	out->writeback_failed = true;
+	return -1;
+}
+
 /* Whether this commit should arm writeback; enables the writeback pool on first use. */
 static bool want_capture(struct wbc_output *out)
 {
-	if (!out->capture || !wbc_capture_wants(out->capture))
+	if (!out->capture || wbc_capture_get_method(out->capture) != WBC_CAPTURE_WRITEBACK ||
+			!wbc_capture_wants(out->capture))
 		return false;
-	if (wbc_kms_pipe_writeback_format(out->pipe))
+	bool failed = out->writeback_failed;
+	if (enable_writeback(out, 0) == 0)
 		return true;
-	if (!out->writeback_failed && wbc_kms_pipe_enable_writeback(out->pipe, NULL) == 0)
-		return true;
-	if (!out->writeback_failed)
+	if (!failed)
 		wbc_capture_unavailable(out->capture, wbc_kms_device_error(out->backend->dev));
-	out->writeback_failed = true;
 	return false;
+}
+
+int wbc_output_prepare_writeback(struct wlr_output *wo, unsigned n_buffers, uint32_t *format,
+		char *how, size_t len)
+{
+	if (!wbc_output_is_adapter(wo)) {
+		snprintf(how, len, "%s is not driven by the wbc KMS backend", wo->name);
+		return -1;
+	}
+	struct wbc_output *out = output_from(wo);
+	if (!out->pipe) {
+		snprintf(how, len, "%s is off", wo->name);
+		return -1;
+	}
+	if (!wbc_kms_writeback_supported(out->pipe)) {
+		snprintf(how, len, "%s", wbc_kms_pipe_writeback_unsupported_reason(out->pipe));
+		return -1;
+	}
+	bool failed = out->writeback_failed;
+	if (enable_writeback(out, n_buffers) < 0) {
+		snprintf(how, len, "%s", failed ? "enabling writeback failed earlier" :
+			wbc_kms_device_error(out->backend->dev));
+		return -1;
+	}
+	*format = wbc_kms_pipe_writeback_format(out->pipe);
+	const struct wbc_kms_connector *conn = wbc_kms_pipe_connector(out->pipe);
+	const struct wbc_kms_connector *wb = wbc_kms_pipe_writeback_connector(out->pipe);
+	if (conn && conn->writeback && out->backend->headless_why[0])
+		snprintf(how, len, "%s as a headless output, because %s", wo->name,
+			out->backend->headless_why);
+	else if (conn && conn->writeback)
+		snprintf(how, len, "%s as a headless output", wo->name);
+	else
+		snprintf(how, len, "%s captures %s's CRTC %u", wb ? wb->name : "writeback",
+			wo->name, wbc_kms_pipe_crtc(out->pipe)->id);
+	return 0;
 }
 
 /* Hand one state to the pipe; the commit record is owned by out->commits on success. */
@@ -278,18 +335,53 @@ static bool output_commit(struct wlr_output *wo)
 	return true;
 }
 
-void wbc_output_capture_kick(struct wlr_output *wo)
+bool wbc_output_capture_kick(struct wlr_output *wo)
+{
+	if (!wbc_output_is_adapter(wo))
+		return false;
+	struct wbc_output *out = output_from(wo);
+	if (!wl_list_empty(&out->commits))
+		return true;                 /* its flip event kicks again */
+	if (!out->pipe || !out->front || !out->capture || !wbc_capture_wants_repeat(out->capture))
+		return false;
+	struct wbc_fb *fb = wbc_fb_get(out->backend, out->front);
+	return fb && submit(out, out->front, fb, NULL, true) == 0;
+}
+
+struct wlr_buffer *wbc_output_front_buffer(struct wlr_output *wo)
+{
+	return wbc_output_is_adapter(wo) ? output_from(wo)->front : NULL;
+}
+
+void wbc_output_drop_writeback(struct wlr_output *wo)
 {
 	if (!wbc_output_is_adapter(wo))
 		return;
 	struct wbc_output *out = output_from(wo);
-	if (!out->pipe || !out->front || !out->capture || !wbc_capture_wants(out->capture))
+	out->writeback_failed = true;
+	if (!out->pipe || !wbc_kms_pipe_writeback_format(out->pipe))
 		return;
-	if (!wl_list_empty(&out->commits))
-		return;                      /* its flip event kicks again */
-	struct wbc_fb *fb = wbc_fb_get(out->backend, out->front);
-	if (fb)
-		submit(out, out->front, fb, NULL, true);
+	out->in_call++;
+	/* Not while a captured commit's flip is on its way: the backend would then report
+	 * it into the freed pool. In a real stall nothing is on its way (the backend holds
+	 * commits back for the lost fence), so this only waits when frames were lost some
+	 * other way; and no new commit is armed now that the capture reads back. */
+	for (int i = 0; i < 25 && wbc_kms_pipe_busy(out->pipe); i++)
+		wbc_kms_device_wait(out->backend->dev, 20);
+	wbc_kms_pipe_disable_writeback(out->pipe);  /* waits (bounded) for the lost fence */
+	out->in_call--;
+	wbc_log(WLR_INFO, "%s: writeback disabled", wo->name);
+	/* The pipe is free now but keeps the state it queued, armed for a writeback that no
+	 * longer exists: commit the newest buffer twice, so that the first goes out at once
+	 * and the second replaces that queued state (reported superseded). */
+	if (wl_list_empty(&out->commits))
+		return;
+	struct wbc_commit *last = wl_container_of(out->commits.prev, last, link);
+	struct wlr_buffer *buffer = last->buffer;
+	struct wbc_fb *fb = buffer ? wbc_fb_get(out->backend, buffer) : NULL;
+	for (int i = 0; fb && i < 2; i++)
+		if (submit(out, buffer, fb, NULL, true) < 0)
+			break;
 }
 
 static const struct wlr_drm_format_set *output_get_primary_formats(struct wlr_output *wo,

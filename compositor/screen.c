@@ -14,6 +14,7 @@
 #include "adapter.h"
 #include "capture.h"
 #include "log.h"
+#include "record.h"
 #include "server.h"
 
 /* One per wlr_output; owned by server->screens, freed when the output is destroyed. */
@@ -137,8 +138,14 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	wl_list_insert(s->screens.prev, &sc->link);
 	if (wbc_output_is_adapter(output)) {
 		sc->capture = wbc_capture_create(output);
+		if (sc->capture && s->opts->capture == WBC_CAPTURE_FORCE_READBACK)
+			wbc_capture_set_method(sc->capture, WBC_CAPTURE_READBACK);
 		if (sc->capture)
 			wbc_screenshots_attach(s, sc->capture);
+		if (sc->capture && wbc_record_attach(s, output, sc->capture) < 0) {
+			wbc_server_stop(s, 1);
+			return;
+		}
 	}
 	wbc_log(WLR_INFO, "%s: %dx%d@%.3f Hz", output->name, output->width, output->height,
 		output->refresh / 1000.0);

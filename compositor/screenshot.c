@@ -1,6 +1,6 @@
 /* --screenshot-after SECONDS FILE: a one-shot capture consumer that writes the first
- * writeback frame it gets after SECONDS (from APP's start) as a binary
- * PPM. A debug and test aid; the recorder will be another consumer of capture.h. */
+ * frame it gets after SECONDS (from APP's start) as a binary PPM. A debug and test aid;
+ * the recorder (record.c) is the other consumer of capture.h. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -68,9 +68,10 @@ static int write_ppm(const char *path, const struct wbc_kms_wb_frame *f)
 	return 0;
 }
 
-static void handle_frame(struct wbc_capture_consumer *consumer, const struct wbc_kms_wb_frame *f)
+static void handle_frame(struct wbc_capture_consumer *consumer, struct wbc_capture_frame *cf)
 {
 	struct wbc_screenshot *shot = wl_container_of(consumer, shot, consumer);
+	const struct wbc_kms_wb_frame *f = &cf->frame;
 	shot->done = true;
 	if (write_ppm(shot->req->path, f) == 0)
 		wbc_log(WLR_INFO, "screenshot %s: %ux%u, vblank %llu", shot->req->path, f->width,

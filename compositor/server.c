@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <wlr/backend.h>
 #include <wlr/backend/libinput.h>
 #include <wlr/backend/multi.h>
@@ -20,6 +21,7 @@
 #include "adapter.h"
 #include "decoration.h"
 #include "log.h"
+#include "record.h"
 #include "renderer.h"
 #include "server.h"
 
@@ -27,6 +29,11 @@ void wbc_server_stop(struct wbc_server *s, int status)
 {
 	if (!s->failed && s->exit_status == -1)
 		s->exit_status = status;
+	if (!s->stop_ns) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		s->stop_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	}
 	wl_display_terminate(s->display);
 }
 
@@ -79,8 +86,10 @@ static int setup_backends(struct wbc_server *s)
 	if (wbc_device_open(s) < 0)
 		return fail(s, NULL);
 	s->backend = wlr_multi_backend_create(s->display);
+	/* Screenshots and recordings want writeback unless told to read the buffers back. */
+	bool capture = s->opts->n_screenshots > 0 || s->opts->record;
 	struct wbc_adapter_options aopts = { .output_name = s->opts->output,
-		.need_writeback = s->opts->n_screenshots > 0 };
+		.need_writeback = capture && s->opts->capture != WBC_CAPTURE_FORCE_READBACK };
 	s->adapter = wbc_adapter_create(s->display, s->kms, &aopts);
 	if (!s->backend || !s->adapter || !wlr_multi_backend_add(s->backend, s->adapter))
 		return fail(s, "cannot create the KMS backend");
@@ -230,6 +239,8 @@ static void print_stats(struct wbc_server *s)
 
 void wbc_server_finish(struct wbc_server *s)
 {
+	/* First: the recording ends when wbc was told to stop, not after APP's shutdown. */
+	wbc_record_finish(s);
 	wbc_launch_stop(s);
 	if (!s->display)
 		return;

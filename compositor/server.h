@@ -14,6 +14,7 @@ struct wlr_xdg_surface;
 struct wlr_surface;
 struct wlr_box;
 struct wbc_capture;
+struct wbc_record;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -54,10 +55,12 @@ struct wbc_server {
 	struct wl_list screens;          /* wbc_screen.link */
 	struct wl_list views;            /* wbc_view.link, focused first */
 	struct wl_list screenshots;      /* wbc_screenshot.link */
+	struct wbc_record *record;       /* --record (record.c), NULL without */
 	struct wbc_child child;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
 	struct wl_event_source *signals[3], *duration;
 	int exit_status;
+	uint64_t stop_ns;                /* CLOCK_MONOTONIC of the first wbc_server_stop */
 	bool failed;                     /* stopping because of an error */
 };
 

@@ -1,0 +1,461 @@
+/* --record: captured frames -> wbc_recorder (see record.h). */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <drm_fourcc.h>
+#include <libavformat/avformat.h>
+#include <libavutil/log.h>
+#include <wlr/types/wlr_output.h>
+#include "adapter.h"
+#include "capture.h"
+#include "log.h"
+#include "record.h"
+#include "server.h"
+#include "wbc/recorder.h"
+
+/* Frames waiting for the encoder; a frame beyond that is dropped and counted. */
+#define QUEUE_LENGTH 4
+/* Frames the recorder may hold besides its queue: the one being encoded, the one an
+ * encoder such as ffv1 keeps referencing, and one whose release is not dispatched yet. */
+#define HOLD_EXTRA 3
+/* The recorder's threads' nice value (see renice_new_threads). */
+#define RECORDER_NICE 10
+
+/* Owned by the server (server->record). */
+struct wbc_record {
+	struct wbc_server *server;
+	struct wbc_capture_consumer consumer;
+	struct wbc_recorder *rec;        /* owned */
+	struct wl_event_source *rec_source; /* the recorder's event fd */
+	struct wl_event_source *stats_timer;
+	FILE *checksums;                 /* --debug-frame-checksums */
+	uint32_t width, height, format;
+	uint64_t captured;               /* frames offered to the recorder */
+	bool started;                    /* a first frame was accepted */
+	bool ended;                      /* no more frames: failed, output gone, or stopping */
+	bool stopped;                    /* wbc_recorder_stop() was called */
+	bool error_said;
+	uint64_t stats_bytes;
+	int64_t stats_ns;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The recorder's messages start "wbc-recorder: "; ours start "wbc: ". */
+static const char *bare(const char *msg)
+{
+	static const char prefix[] = "wbc-recorder: ";
+	if (msg && strncmp(msg, prefix, sizeof(prefix) - 1) == 0)
+		return msg + sizeof(prefix) - 1;
+	return msg ? msg : "unknown error";
+}
+
+/* Thread-safe (the worker logs too). Errors that end a recording are said by
+ * check_ended() as one line; everything else is for -v. */
+static void recorder_log(void *data, enum wbc_recorder_log_level level, const char *msg)
+{
+	switch (level) {
+	case WBC_RECORDER_LOG_ERROR:
+	case WBC_RECORDER_LOG_WARNING:
+	case WBC_RECORDER_LOG_INFO:
+		wbc_log(WLR_INFO, "%s", msg);
+		break;
+	case WBC_RECORDER_LOG_DEBUG:
+		wbc_log(WLR_DEBUG, "%s", msg);
+		break;
+	}
+}
+
+/* FFmpeg's own messages: into the debug log with -v, else nowhere (the recorder's
+ * messages say what went wrong; FFmpeg's would break the one-line errors). */
+static void av_log_to_wlr(void *avcl, int level, const char *fmt, va_list args)
+{
+	if (level > av_log_get_level())
+		return;
+	char line[1024];
+	int print_prefix = 1;
+	av_log_format_line2(avcl, level, fmt, args, line, sizeof(line), &print_prefix);
+	size_t n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	if (n)
+		wbc_log(WLR_DEBUG, "ffmpeg: %s", line);
+}
+
+static void setup_av_log(void)
+{
+	if (wbc_log_verbose()) {
+		av_log_set_level(AV_LOG_VERBOSE);
+		av_log_set_callback(av_log_to_wlr);
+	} else {
+		av_log_set_level(AV_LOG_QUIET);
+	}
+}
+
+/* ---- Stopping ------------------------------------------------------------------------ */
+
+static void say_error(struct wbc_record *r, const char *msg)
+{
+	if (r->error_said)
+		return;
+	r->error_said = true;
+	wbc_log(WLR_ERROR, "recording stopped: %s", bare(msg));
+}
+
+/* Ends the recording: the worker finishes, every frame comes back. */
+static int stop(struct wbc_record *r, int64_t at_ns)
+{
+	r->ended = true;
+	if (r->consumer.capture)
+		wbc_capture_set_continuous(&r->consumer, false);
+	if (r->stopped)
+		return 0;
+	r->stopped = true;
+	int ret = wbc_recorder_stop(r->rec, at_ns);
+	if (ret < 0)
+		say_error(r, wbc_recorder_error(r->rec));
+	return ret;
+}
+
+/* The recording may have ended with an error (write failed, receiver gone). */
+static void check_ended(struct wbc_record *r)
+{
+	if (r->stopped || !wbc_recorder_error(r->rec))
+		return;
+	say_error(r, wbc_recorder_error(r->rec));
+	stop(r, INT64_MIN);              /* releases what it still holds; display goes on */
+}
+
+static int handle_recorder_event(int fd, uint32_t mask, void *data)
+{
+	struct wbc_record *r = data;
+	wbc_recorder_dispatch(r->rec);
+	check_ended(r);
+	return 0;
+}
+
+/* ---- Frames ---------------------------------------------------------------------------- */
+
+static void release_frame(void *data, const struct wbc_recorder_frame *f)
+{
+	wbc_capture_frame_unref(f->user);
+}
+
+/* FNV-1a 64 over the first three bytes of every pixel (B,G,R for XRGB8888: what FFmpeg
+ * calls bgr0 without its 0), row by row; the test helper computes the same. */
+static uint64_t frame_hash(const struct wbc_kms_wb_frame *f)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (uint32_t y = 0; y < f->height; y++) {
+		const unsigned char *p = (const unsigned char *)f->data + (size_t)y * f->stride;
+		for (uint32_t x = 0; x < f->width; x++, p += 4) {
+			h = (h ^ p[0]) * 0x100000001b3u;
+			h = (h ^ p[1]) * 0x100000001b3u;
+			h = (h ^ p[2]) * 0x100000001b3u;
+		}
+	}
+	return h;
+}
+
+static void handle_frame(struct wbc_capture_consumer *consumer, struct wbc_capture_frame *cf)
+{
+	struct wbc_record *r = wl_container_of(consumer, r, consumer);
+	const struct wbc_kms_wb_frame *f = &cf->frame;
+	if (r->ended)
+		return;
+	if (f->width != r->width || f->height != r->height || f->format != r->format) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "the output's frames changed from %ux%u 0x%08x to "
+			"%ux%u 0x%08x", r->width, r->height, r->format, f->width, f->height, f->format);
+		say_error(r, msg);
+		stop(r, (int64_t)f->timestamp_ns);
+		return;
+	}
+	struct wbc_recorder_frame rf = {
+		.data = f->data, .stride = f->stride, .timestamp_ns = (int64_t)f->timestamp_ns,
+		.release = release_frame, .release_data = r, .user = cf,
+	};
+	int ret = wbc_recorder_submit(r->rec, &rf);
+	if (ret == -EINVAL) {            /* not counted by the recorder either */
+		wbc_log(WLR_ERROR, "recording: frame refused (stride %u)", f->stride);
+		return;
+	}
+	r->captured++;
+	if (ret == -EPIPE) {
+		check_ended(r);
+		return;
+	}
+	if (ret < 0)
+		return;                      /* queue full: dropped and counted */
+	wbc_capture_frame_ref(cf);
+	if (!r->started) {
+		r->started = true;
+		wbc_notice("recording: first frame, vblank %" PRIu64 " at %" PRIu64 ".%09" PRIu64
+			" (CLOCK_MONOTONIC)", f->sequence, f->timestamp_ns / 1000000000u,
+			f->timestamp_ns % 1000000000u);
+	}
+	if (r->checksums)
+		fprintf(r->checksums, "%" PRIu64 " seq=%" PRIu64 " ts=%" PRIu64 " fnv1a64=%016" PRIx64
+			"\n", r->captured, f->sequence, f->timestamp_ns, frame_hash(f));
+}
+
+static void handle_detach(struct wbc_capture_consumer *consumer)
+{
+	struct wbc_record *r = wl_container_of(consumer, r, consumer);
+	if (r->stopped)
+		return;
+	say_error(r, "the output went away");
+	stop(r, now_ns());
+	wbc_capture_remove(consumer);
+}
+
+static void handle_unavailable(struct wbc_capture_consumer *consumer, const char *why)
+{
+	struct wbc_record *r = wl_container_of(consumer, r, consumer);
+	char msg[600];
+	snprintf(msg, sizeof(msg), "capture failed: %s", why);
+	say_error(r, msg);
+	stop(r, now_ns());
+}
+
+/* ---- Statistics ------------------------------------------------------------------------ */
+
+static int handle_stats(void *data)
+{
+	struct wbc_record *r = data;
+	struct wbc_recorder_stats st;
+	wbc_recorder_get_stats(r->rec, &st);
+	struct wbc_adapter_stats as = { 0 };
+	if (r->server->adapter)
+		wbc_adapter_get_stats(r->server->adapter, &as);
+	int64_t now = now_ns();
+	int64_t ms = (now - r->stats_ns) / 1000000;
+	uint64_t kbps = ms > 0 ? (st.bytes_written - r->stats_bytes) * 8 / (uint64_t)ms : 0;
+	r->stats_ns = now;
+	r->stats_bytes = st.bytes_written;
+	flockfile(stderr);
+	fprintf(stderr, "wbc: rec captured=%" PRIu64 " encoded=%" PRIu64 " dropped=%" PRIu64
+		" queue=%u kbps=%" PRIu64 " encode_ms=%.1f flips=%" PRIu64 "\n", r->captured,
+		st.encoded, st.dropped, st.queue_depth, kbps, st.encode_ms_mean, as.flips);
+	funlockfile(stderr);
+	wl_event_source_timer_update(r->stats_timer, 1000);
+	return 0;
+}
+
+/* ---- Setting up ------------------------------------------------------------------------ */
+
+static bool is_live(const char *output, const char *container)
+{
+	if (strncmp(output, "pipe:", 5) == 0)
+		return true;
+	if (strstr(output, "://") && strncmp(output, "file:", 5) != 0)
+		return true;
+	/* A container without timestamps (raw streams) needs a steady frame rate. */
+	const AVOutputFormat *fmt = container ? av_guess_format(container, NULL, NULL) : NULL;
+	return fmt && (fmt->flags & AVFMT_NOTIMESTAMPS);
+}
+
+/* How the output is captured: writeback if it can, else readback; *format is the format
+ * of the frames; *line what the log is to say about it. -1 when --capture writeback
+ * cannot be. */
+static int choose_method(struct wbc_server *s, struct wlr_output *output,
+		struct wbc_capture *cap, unsigned pool, uint32_t *format, char *line, size_t len)
+{
+	char how[800] = "";
+	if (s->opts->capture != WBC_CAPTURE_FORCE_READBACK) {
+		if (wbc_output_prepare_writeback(output, pool, format, how, sizeof(how)) == 0) {
+			wbc_capture_set_method(cap, WBC_CAPTURE_WRITEBACK);
+			snprintf(line, len, "capture: writeback (%s; %u buffers)", how, pool);
+			return 0;
+		}
+		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {
+			wbc_log(WLR_ERROR, "--capture writeback: %s cannot be captured: %s",
+				output->name, how);
+			return -1;
+		}
+	}
+	wbc_capture_set_method(cap, WBC_CAPTURE_READBACK);
+	/* The renderer draws into the output's swapchain in its render format; readback
+	 * copies XRGB/ARGB as XRGB (alpha unused) and XBGR/ABGR as XBGR. */
+	uint32_t rf = output->render_format ? output->render_format : DRM_FORMAT_XRGB8888;
+	*format = (rf == DRM_FORMAT_XBGR8888 || rf == DRM_FORMAT_ABGR8888) ?
+		DRM_FORMAT_XBGR8888 : DRM_FORMAT_XRGB8888;
+	bool forced = s->opts->capture == WBC_CAPTURE_FORCE_READBACK;
+	snprintf(line, len, "capture: readback (%s%s%s%.800s; copying each displayed buffer "
+		"through wlr_buffer data-pointer access, after render)",
+		forced ? "--capture readback" : "no writeback for ", forced ? "" : output->name,
+		forced ? "" : ": ", forced ? "" : how);
+	return 0;
+}
+
+/* ---- Thread priority ---------------------------------------------------------------- */
+
+#define MAX_TIDS 64
+
+static size_t list_threads(pid_t *tids, size_t max)
+{
+	DIR *d = opendir("/proc/self/task");
+	size_t n = 0;
+	struct dirent *e;
+	while (d && n < max && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			tids[n++] = (pid_t)atoi(e->d_name);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The recorder's worker and the encoder's own threads, made by wbc_recorder_create(),
+ * run at a lower priority than the compositor and its clients: on a busy machine the
+ * encoder drops frames (counted) rather than slowing the display down. Raising one's own
+ * threads' nice value needs no privilege. */
+static void renice_new_threads(const pid_t *before, size_t n_before)
+{
+	pid_t now[MAX_TIDS];
+	size_t n = list_threads(now, MAX_TIDS), changed = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool old = false;
+		for (size_t j = 0; j < n_before && !old; j++)
+			old = now[i] == before[j];
+		if (!old && setpriority(PRIO_PROCESS, (id_t)now[i], RECORDER_NICE) == 0)
+			changed++;
+	}
+	wbc_log(WLR_DEBUG, "recording: %zu recorder/encoder thread(s) at nice %d", changed,
+		RECORDER_NICE);
+}
+
+static const char *format_name(uint32_t f)
+{
+	switch (f) {
+	case DRM_FORMAT_XRGB8888: return "XRGB8888";
+	case DRM_FORMAT_XBGR8888: return "XBGR8888";
+	case DRM_FORMAT_ARGB8888: return "ARGB8888";
+	case DRM_FORMAT_ABGR8888: return "ABGR8888";
+	}
+	return "other";
+}
+
+static void record_free(struct wbc_record *r)
+{
+	if (r->rec_source)
+		wl_event_source_remove(r->rec_source);
+	if (r->stats_timer)
+		wl_event_source_remove(r->stats_timer);
+	wbc_capture_remove(&r->consumer);
+	wbc_recorder_destroy(r->rec);    /* stops first if not stopped */
+	if (r->checksums && fclose(r->checksums) != 0)
+		wbc_log(WLR_ERROR, "--debug-frame-checksums %s: write failed: %s",
+			r->server->opts->frame_checksums, strerror(errno));
+	free(r);
+}
+
+int wbc_record_attach(struct wbc_server *s, struct wlr_output *output, struct wbc_capture *cap)
+{
+	const struct wbc_options *o = s->opts;
+	if (!o->record || s->record)
+		return 0;
+	setup_av_log();
+	struct wbc_record *r = calloc(1, sizeof(*r));
+	if (!r) {
+		wbc_log(WLR_ERROR, "recording: out of memory");
+		return -1;
+	}
+	r->server = s;
+	r->consumer = (struct wbc_capture_consumer){
+		.frame = handle_frame, .detach = handle_detach, .unavailable = handle_unavailable,
+		.hold = QUEUE_LENGTH + HOLD_EXTRA,
+		.interval_ns = o->fps > 0 ? (uint64_t)(1e9 / o->fps) : 0,
+	};
+	wbc_capture_add(cap, &r->consumer);  /* not continuous yet: counted for the pool */
+	char method[1200];
+	if (choose_method(s, output, cap, wbc_capture_pool_size(cap), &r->format, method,
+			sizeof(method)) < 0) {
+		wbc_capture_remove(&r->consumer);
+		free(r);
+		return -1;
+	}
+	r->width = (uint32_t)output->width;
+	r->height = (uint32_t)output->height;
+	if (o->frame_checksums && !(r->checksums = fopen(o->frame_checksums, "w"))) {
+		wbc_log(WLR_ERROR, "--debug-frame-checksums %s: %s", o->frame_checksums,
+			strerror(errno));
+		record_free(r);
+		return -1;
+	}
+	struct wbc_recorder_options ro = {
+		.output = o->record, .codec = o->codec, .container = o->container,
+		.codec_opts = o->codec_opts, .n_codec_opts = o->n_codec_opts,
+		.container_opts = o->container_opts, .n_container_opts = o->n_container_opts,
+		.width = r->width, .height = r->height, .format = r->format,
+		.queue_length = QUEUE_LENGTH, .log = recorder_log, .log_data = r,
+	};
+	static char err[16384];          /* an unknown codec's message lists every encoder */
+	pid_t tids[MAX_TIDS];
+	size_t n_tids = list_threads(tids, MAX_TIDS);
+	if (wbc_recorder_create(&ro, &r->rec, err, sizeof(err)) < 0) {
+		wbc_log(WLR_ERROR, "cannot record to %s: %s", o->record, bare(err));
+		record_free(r);
+		return -1;
+	}
+	renice_new_threads(tids, n_tids);
+	s->record = r;
+	const char *container = wbc_recorder_container_name(r->rec);
+	r->consumer.repeat_idle = is_live(o->record, container);
+	struct wl_event_loop *loop = wl_display_get_event_loop(s->display);
+	r->rec_source = wl_event_loop_add_fd(loop, wbc_recorder_get_event_fd(r->rec),
+		WL_EVENT_READABLE, handle_recorder_event, r);
+	if (!r->rec_source) {
+		wbc_log(WLR_ERROR, "recording: cannot watch the recorder's events");
+		return -1;
+	}
+	if (o->stats) {
+		r->stats_timer = wl_event_loop_add_timer(loop, handle_stats, r);
+		if (!r->stats_timer) {
+			wbc_log(WLR_ERROR, "recording: cannot create the --stats timer");
+			return -1;
+		}
+		r->stats_ns = now_ns();
+		wl_event_source_timer_update(r->stats_timer, 1000);
+	}
+	wbc_notice("%s", method);
+	char rate[64] = "every frame shown";
+	if (o->fps > 0)
+		snprintf(rate, sizeof(rate), "at most %g frames/s", o->fps);
+	wbc_notice("recording %s to %s: %s (%s) in %s, %ux%u %s, %s%s", output->name, o->record,
+		wbc_recorder_codec_name(r->rec), wbc_recorder_encoder_pixel_format(r->rec),
+		container, r->width, r->height, format_name(r->format), rate,
+		r->consumer.repeat_idle ? ", idle screen repeated (live output)" : "");
+	if (wbc_recorder_sdp_path(r->rec))
+		wbc_notice("recording: SDP written to %s", wbc_recorder_sdp_path(r->rec));
+	wbc_capture_set_continuous(&r->consumer, true);
+	return 0;
+}
+
+void wbc_record_finish(struct wbc_server *s)
+{
+	struct wbc_record *r = s->record;
+	if (!r)
+		return;
+	s->record = NULL;
+	stop(r, s->stop_ns ? (int64_t)s->stop_ns : now_ns());
+	struct wbc_recorder_stats st;
+	wbc_recorder_get_stats(r->rec, &st);
+	if (st.submitted != r->captured)
+		wbc_log(WLR_ERROR, "recording: %" PRIu64 " frames captured but the recorder counted %"
+			PRIu64, r->captured, st.submitted);
+	if (!s->failed)                  /* errors are one line: no counters after them */
+		fprintf(stderr, "wbc: rec final captured=%" PRIu64 " encoded=%" PRIu64
+			" dropped=%" PRIu64 "\n", r->captured, st.encoded, st.dropped);
+	record_free(r);
+}

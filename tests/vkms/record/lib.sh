@@ -1,0 +1,89 @@
+# Sourced by the --record VKMS tests; runs inside the guest (tests/vm/vkms-run).
+# The test's meson env gives WBC, WBC_PATTERN_CLIENT and WBC_FRAME_TOOL (frame-tool.c).
+# Reuses the compositor tests' helpers (fail, note, check_sanitizers, wbc with a deadline).
+rec_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${WBC_TEST_BIN:=$(dirname "${WBC_FRAME_TOOL:?WBC_FRAME_TOOL must point at frame-tool}")}"
+export WBC_TEST_BIN
+. "$rec_here/../compositor/lib.sh"
+: "${WBC_PATTERN_CLIENT:?WBC_PATTERN_CLIENT must point at wbc-pattern-client}"
+client=$WBC_PATTERN_CLIENT
+tool=$WBC_FRAME_TOOL
+export WBC_TEST_DEADLINE=${WBC_TEST_DEADLINE:-200}
+
+# The compositor tests' lib.sh sets fast_unwind_on_malloc=0 so that LeakSanitizer stacks go
+# through libraries built without frame pointers. Every malloc then unwinds slowly, which
+# in the TCG guest makes the encoder's worker about 3x slower (measured: 550 vs 140-220 ms
+# a frame): these tests use ASan's default fast unwinding, where the wlroots 0.15 leak
+# that lsan.supp explains (wlr_global_destroy_safe's 5 s timer at exit) shows as a
+# two-frame stack ending in wl_event_loop_add_timer, so that one extra line is added to
+# the compositor's suppressions. wbc-record-errors runs under the strict settings.
+export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=1
+rec_supp=/tmp/wbc-record-lsan.supp
+{ cat "$here/lsan.supp"; echo "leak:wl_event_loop_add_timer"; } >"$rec_supp"
+export LSAN_OPTIONS="suppressions=$rec_supp:print_suppressions=0"
+strict() {
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
+	LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0" "$@"
+}
+
+# rec_final LOG FIELD: a field of the "wbc: rec final ..." line.
+rec_final() {
+	grep -a '^wbc: rec final ' "$1" | tail -1 | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# check_final LOG: the final line exists and captured = encoded + dropped, captured > 0.
+check_final() {
+	local c e d
+	c=$(rec_final "$1" captured); e=$(rec_final "$1" encoded); d=$(rec_final "$1" dropped)
+	[ -n "$c" ] && [ -n "$e" ] && [ -n "$d" ] || fail "no 'wbc: rec final' line in $1"
+	note "final: captured=$c encoded=$e dropped=$d"
+	[ "$c" -gt 0 ] || fail "nothing captured"
+	[ "$c" = $((e + d)) ] || fail "captured=$c != encoded=$e + dropped=$d"
+}
+
+# decode FILE PIXFMT: every frame as rawvideo on stdout, one per coded frame (no
+# frame-rate conversion: -fps_mode passthrough).
+decode() {
+	ffmpeg -nostdin -v error -i "$1" -fps_mode passthrough -f rawvideo -pix_fmt "$2" -
+}
+
+# check_numbers FILE MIN_DISTINCT: frame-tool pattern output: after any leading "bad"
+# (black frames before the client's first), every frame decodes, numbers never decrease,
+# and at least MIN_DISTINCT different ones.
+check_numbers() {
+	python3 - "$1" "$2" <<'PY' || fail "frame numbers in $1"
+import sys
+lines = open(sys.argv[1]).read().split()
+lead = 0
+while lead < len(lines) and lines[lead] == 'bad':
+    lead += 1
+nums = lines[lead:]
+print('# %d frames: %d before the client drew, then %s' % (len(lines), lead,
+      ' '.join(nums) if len(nums) <= 80 else ' '.join(nums[:40]) + ' ... ' + ' '.join(nums[-20:])))
+if 'bad' in nums:
+    sys.exit('a frame after the first pattern does not decode')
+n = [int(x) for x in nums]
+if any(b < a for a, b in zip(n, n[1:])):
+    sys.exit('frame numbers decrease')
+if len(set(n)) < int(sys.argv[2]):
+    sys.exit('only %d distinct frame numbers (want >= %s)' % (len(set(n)), sys.argv[2]))
+print('# %d distinct frame numbers, %s..%s' % (len(set(n)), n[0], n[-1]))
+PY
+}
+
+# flips_after LOG PATTERN: the flips= of the "wbc: rec" lines printed after the first line
+# matching PATTERN (the display keeps going).
+flips_after() {
+	awk -v pat="$2" 'found && /^wbc: rec captured=/ { for (i = 1; i <= NF; i++)
+		if ($i ~ /^flips=/) { sub("flips=", "", $i); print $i } }
+		index($0, pat) { found = 1 }' "$1"
+}
+
+# check_display_goes_on LOG PATTERN: at least two stats lines after it, flips rising.
+check_display_goes_on() {
+	local f
+	f=$(flips_after "$1" "$2" | tr '\n' ' ')
+	note "flips in the stats lines after '$2': $f"
+	python3 -c 'import sys; f=[int(x) for x in sys.argv[1:]]; sys.exit(0 if len(f) >= 2 and f[-1] > f[0] else 1)' $f ||
+		fail "the display did not go on after '$2' (flips: $f)"
+}

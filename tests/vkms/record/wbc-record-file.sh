@@ -1,0 +1,35 @@
+#!/bin/bash
+# Must show 1: wbc --mode 640x480 --fps 10 --record out.mkv --duration 5 --stats -- the
+# pattern client. ffprobe sees an H.264 video stream (the default encoder, libx264); every
+# decoded frame's pattern number is read back: non-decreasing, >= 10 distinct; decoded
+# frames = encoded frames; the final stats line has captured = encoded + dropped.
+. "$(dirname "$0")/lib.sh"
+wbc --mode 640x480 --fps 10 --record "$out/out.mkv" --duration 5 --stats -- "$client" \
+	>"$out/log" 2>&1
+rc=$?
+cat "$out/log"
+check_sanitizers "$out/log"
+[ $rc = 0 ] || fail "wbc exited $rc"
+grep -q '^wbc: capture: writeback (Writeback-1 as a headless output' "$out/log" ||
+	fail "no 'wbc: capture: writeback' line for the headless Writeback-1"
+grep -q '^wbc: recording Writeback-1 to .*: libx264 (yuv420p) in matroska, 640x480' "$out/log" ||
+	fail "the recording line does not name libx264/matroska/640x480"
+[ "$(grep -c '^wbc: rec captured=' "$out/log")" -ge 3 ] || fail "fewer than 3 --stats lines"
+check_final "$out/log"
+
+ffprobe -v error -show_entries stream=codec_type,codec_name,width,height -of csv=p=0 \
+	"$out/out.mkv" >"$out/streams" || fail "ffprobe failed on out.mkv"
+note "ffprobe streams: $(tr '\n' ' ' <"$out/streams")"
+[ "$(grep -c ',video,' "$out/streams")" -ge 1 ] || fail "no video stream"
+grep -qx 'h264,video,640,480' "$out/streams" || fail "no 640x480 h264 video stream"
+dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$out/out.mkv")
+note "duration ${dur}s"
+
+decode "$out/out.mkv" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" ||
+	fail "decoding out.mkv failed"
+n=$(wc -l <"$out/numbers")
+e=$(rec_final "$out/log" encoded)
+note "decoded $n frames, wbc encoded $e"
+[ "$n" = "$e" ] || fail "decoded $n frames but wbc says it encoded $e"
+check_numbers "$out/numbers" 10
+echo PASS

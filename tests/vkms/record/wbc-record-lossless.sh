@@ -1,0 +1,37 @@
+#!/bin/bash
+# Must show 2: --codec ffv1 takes the writeback format (XRGB8888 = FFmpeg bgr0) directly,
+# without libswscale, and the decoded frames equal the writeback buffers exactly: wbc
+# writes an FNV-1a 64 of the B,G,R bytes of every frame it hands to the encoder
+# (--debug-frame-checksums); frame-tool computes the same over ffmpeg's bgr0 output.
+. "$(dirname "$0")/lib.sh"
+wbc --mode 640x480 --fps 10 --codec ffv1 --record "$out/lossless.mkv" --duration 4 --stats \
+	--debug-frame-checksums "$out/sums" -- "$client" >"$out/log" 2>&1
+rc=$?
+cat "$out/log"
+check_sanitizers "$out/log"
+[ $rc = 0 ] || fail "wbc exited $rc"
+grep -q '^wbc: recording Writeback-1 to .*: ffv1 (bgr0) in matroska' "$out/log" ||
+	fail "ffv1 does not take bgr0 directly"
+check_final "$out/log"
+probe=$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 "$out/lossless.mkv")
+note "ffprobe: $probe"
+[ "$probe" = "ffv1,bgr0" ] || fail "stream is '$probe', want ffv1,bgr0"
+
+sed -n 's/.* fnv1a64=//p' "$out/sums" >"$out/submitted"
+decode "$out/lossless.mkv" bgr0 | "$tool" fnv 640 480 >"$out/decoded" || fail "decoding failed"
+s=$(wc -l <"$out/submitted"); d=$(wc -l <"$out/decoded")
+e=$(rec_final "$out/log" encoded)
+distinct=$(sort -u "$out/submitted" | wc -l)
+note "checksums: $s frames handed to the encoder ($distinct different), $d decoded, $e encoded"
+[ "$s" -ge 5 ] || fail "only $s frames recorded"
+[ "$distinct" -ge 3 ] || fail "only $distinct different frames: the content did not change"
+[ "$s" = "$e" ] || fail "$s checksums but $e frames encoded"
+if ! cmp -s "$out/submitted" "$out/decoded"; then
+	diff "$out/submitted" "$out/decoded" | head -20
+	fail "decoded frames differ from the writeback buffers"
+fi
+note "all $d decoded frames equal the writeback buffers (FNV-1a 64 of B,G,R)"
+# The same frames carry the client's frame numbers.
+decode "$out/lossless.mkv" bgr0 | "$tool" pattern 640 480 bgr0 >"$out/numbers"
+check_numbers "$out/numbers" 3
+echo PASS

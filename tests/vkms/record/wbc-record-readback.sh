@@ -1,0 +1,24 @@
+#!/bin/bash
+# --capture readback: no writeback, so wbc drives the display (Virtual-1) itself and copies
+# each displayed buffer (wlr_buffer data-pointer access on the renderer's dumb buffer).
+# With ffv1 the decoded frames equal what was copied (checksums as in
+# wbc-record-lossless) and carry the client's frame numbers in order.
+. "$(dirname "$0")/lib.sh"
+wbc --mode 640x480 --fps 10 --capture readback --codec ffv1 --record "$out/rb.mkv" \
+	--duration 4 --stats --debug-frame-checksums "$out/sums" -- "$client" >"$out/log" 2>&1
+rc=$?
+cat "$out/log"
+check_sanitizers "$out/log"
+[ $rc = 0 ] || fail "wbc exited $rc"
+grep -q '^wbc: capture: readback (--capture readback' "$out/log" || fail "no 'capture: readback' line"
+grep -q '^wbc: recording Virtual-1 to .*: ffv1 (bgr0) in matroska' "$out/log" ||
+	fail "not recording Virtual-1 with ffv1/bgr0"
+check_final "$out/log"
+sed -n 's/.* fnv1a64=//p' "$out/sums" >"$out/submitted"
+decode "$out/rb.mkv" bgr0 | "$tool" fnv 640 480 >"$out/decoded" || fail "decoding failed"
+note "$(wc -l <"$out/submitted") frames copied, $(wc -l <"$out/decoded") decoded"
+[ "$(wc -l <"$out/submitted")" -ge 5 ] || fail "fewer than 5 frames"
+cmp -s "$out/submitted" "$out/decoded" || fail "decoded frames differ from the copies"
+decode "$out/rb.mkv" bgr0 | "$tool" pattern 640 480 bgr0 >"$out/numbers"
+check_numbers "$out/numbers" 5
+echo PASS
