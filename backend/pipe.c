@@ -181,7 +181,7 @@ int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_op
 static void report(struct wbc_kms_pipe *pipe, const struct wbc_kms_flip_event *ev);
 
 /* Let the in-flight commit and capture finish, bounded, so nothing is freed under them. */
-static void pipe_drain(struct wbc_kms_pipe *pipe)
+void wbc_kms_pipe_drain(struct wbc_kms_pipe *pipe)
 {
 	for (int i = 0; i < 20 && pipe->flip_pending; i++)
 		wbc_kms_device_wait(pipe->dev, 50);
@@ -200,7 +200,7 @@ void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe)
 		pipe->stats.superseded++;
 		report(pipe, &ev);
 	}
-	pipe_drain(pipe);
+	wbc_kms_pipe_drain(pipe);
 	if (pipe->active)
 		wbc_kms_pipe_disable(pipe);
 	wbc_kms_writeback_destroy(pipe->wb);
@@ -299,7 +299,7 @@ void wbc_kms_pipe_deliver_frame(struct wbc_kms_pipe *pipe, const struct wbc_kms_
 int wbc_kms_pipe_set_mode(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode,
 		const struct wbc_kms_pipe_state *state)
 {
-	pipe_drain(pipe);
+	wbc_kms_pipe_drain(pipe);
 	if (pipe->flip_pending)
 		return wbc_kms_fail(pipe->dev, -EBUSY, "a commit is still in flight");
 	drmModeModeInfo old = pipe->mode;

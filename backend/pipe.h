@@ -37,6 +37,9 @@ struct wbc_kms_pipe {
 	struct wbc_kms_pipe_stats stats;
 };
 
+/* pipe.c: wait (bounded) for the commit in flight and outstanding capture fences. */
+void wbc_kms_pipe_drain(struct wbc_kms_pipe *pipe);
+
 /* commit.c */
 int wbc_kms_pipe_submit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state,
 		bool test_only);

@@ -194,6 +194,10 @@ int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 
 void wbc_kms_pipe_disable_writeback(struct wbc_kms_pipe *pipe)
 {
+	/* The commit in flight may point at a pool buffer: let it land first, and if it
+	 * does not within the bound, forget its job so the flip never touches the pool. */
+	wbc_kms_pipe_drain(pipe);
+	pipe->flip_job = NULL;
 	wbc_kms_writeback_destroy(pipe->wb);
 	pipe->wb = NULL;
 }
