@@ -12,32 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static void emit(int fd, int type, int code, int value)
-{
-	struct input_event ev = { .type = (unsigned short)type, .code = (unsigned short)code,
-		.value = value };
-	if (write(fd, &ev, sizeof(ev)) != sizeof(ev))
-		perror("uinput-move: write");
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
-static int file_has(const char *path, const char *marker)
-{
-	FILE *f = fopen(path, "r");
-	char line[256];
-	int found = 0;
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strncmp(line, marker, strlen(marker)) == 0;
-	if (f)
-		fclose(f);
-	return found;
-}
+#include "uinput-util.h"
 
 int main(int argc, char **argv)
 {
@@ -57,25 +32,17 @@ int main(int argc, char **argv)
 	ioctl(fd, UI_SET_RELBIT, REL_X);
 	ioctl(fd, UI_SET_RELBIT, REL_Y);
 	ioctl(fd, UI_SET_EVBIT, EV_SYN);
-	struct uinput_setup setup = { .id = { .bustype = BUS_VIRTUAL, .vendor = 0x1234,
-		.product = 0x5679 } };
-	snprintf(setup.name, sizeof(setup.name), "wbc-test-pointer");
-	if (ioctl(fd, UI_DEV_SETUP, &setup) != 0 || ioctl(fd, UI_DEV_CREATE) != 0) {
-		perror("uinput-move: create");
+	if (uinput_create(fd, "uinput-move", "wbc-test-pointer", 0x5679) < 0)
 		return 1;
-	}
-	printf("uinput-move: device created\n");
-	fflush(stdout);
-	for (int i = 0; i < 600 && !file_has(argv[4], argv[5]); i++)
-		sleep_ms(100);
-	sleep_ms(500);
+	uinput_wait_for_marker(argv[4], argv[5], 60000);
+	uinput_sleep_ms(500);
 	for (int i = 0; i < steps; i++) {
-		emit(fd, EV_REL, REL_X, dx);
-		emit(fd, EV_REL, REL_Y, dy);
-		emit(fd, EV_SYN, SYN_REPORT, 0);
-		sleep_ms(50);
+		uinput_emit(fd, EV_REL, REL_X, dx);
+		uinput_emit(fd, EV_REL, REL_Y, dy);
+		uinput_emit(fd, EV_SYN, SYN_REPORT, 0);
+		uinput_sleep_ms(50);
 	}
-	sleep_ms(1000);
+	uinput_sleep_ms(1000);
 	ioctl(fd, UI_DEV_DESTROY);
 	close(fd);
 	return 0;
