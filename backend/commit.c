@@ -150,6 +150,7 @@ static int send(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 	pipe->flip_user_data = state->user_data;
 	pipe->flip_job = job;
 	pipe->submit_seq = seq;
+	pipe->submit_ns = wbc_kms_now_ns();
 	pipe->needs_modeset = false;
 	pipe->active = true;
 	if (job)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include "private.h"
@@ -20,6 +21,13 @@ struct wbc_kms_event_loop {
 	struct wbc_kms_event_source drm;
 	struct wbc_kms_pipe *pipes[WBC_KMS_MAX_CRTCS]; /* by CRTC index; not owned */
 };
+
+uint64_t wbc_kms_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static void page_flip(int fd, unsigned seq, unsigned sec, unsigned usec, unsigned crtc_id,
 		void *data)

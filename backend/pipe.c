@@ -276,8 +276,16 @@ void wbc_kms_pipe_handle_flip(struct wbc_kms_pipe *pipe, unsigned seq32, uint64_
 	pipe->stats.flips++;
 	if (pipe->submit_seq && seq > pipe->submit_seq + 1)
 		pipe->stats.missed_vblanks += seq - pipe->submit_seq - 1;
+	/* A page can only be shown after it was committed: an earlier time is a stale
+	 * vblank timestamp (see timestamp_estimated in kms.h). */
+	bool estimated = ts_ns < pipe->submit_ns;
+	if (estimated) {
+		ts_ns = wbc_kms_now_ns();
+		pipe->stats.estimated_timestamps++;
+	}
 	struct wbc_kms_flip_event ev = {
 		.status = WBC_KMS_FLIP_DONE, .sequence = seq, .timestamp_ns = ts_ns,
+		.timestamp_estimated = estimated,
 		.user_data = pipe->flip_user_data, .captured = pipe->flip_job != NULL,
 	};
 	struct wbc_kms_wb_buffer *job = pipe->flip_job;

@@ -21,6 +21,7 @@ struct wbc_kms_pipe {
 	void *flip_user_data;
 	struct wbc_kms_wb_buffer *flip_job; /* its writeback job, or NULL */
 	uint64_t submit_seq;             /* vblank count when it went out; 0 = unknown */
+	uint64_t submit_ns;              /* CLOCK_MONOTONIC when it went out */
 
 	/* The state waiting for the pipe to be free. */
 	bool has_queued;

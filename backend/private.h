@@ -53,6 +53,13 @@ void wbc_kms_events_remove(struct wbc_kms_device *dev, struct wbc_kms_event_sour
 void wbc_kms_events_set_pipe(struct wbc_kms_device *dev, unsigned crtc_index,
 		struct wbc_kms_pipe *pipe);
 
+/* CLOCK_MONOTONIC in ns (the clock of DRM's vblank and fence timestamps). */
+uint64_t wbc_kms_now_ns(void);
+
+/* syncfile.c: CLOCK_MONOTONIC ns at which a signalled sync_file signalled; -EAGAIN while
+ * it has not, -errno when it is no sync_file. */
+int wbc_kms_sync_file_signal_time(int fd, uint64_t *ns);
+
 /* pipe.c / commit.c / writeback.c */
 void wbc_kms_pipe_handle_flip(struct wbc_kms_pipe *pipe, unsigned seq32, uint64_t ts_ns);
 

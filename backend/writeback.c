@@ -32,6 +32,7 @@ struct wbc_kms_wb_buffer {
 	int fence_fd;                    /* sync_file from the kernel, -1 when none */
 	bool fence_polled, signalled, flipped;
 	uint64_t seq, ts_ns;
+	uint64_t signalled_ns;           /* when the fence signalled, 0: unknown */
 	void *user_data;
 	struct wbc_kms_event_source src;
 };
@@ -294,7 +295,8 @@ static void maybe_deliver(struct wbc_kms_wb_buffer *b)
 	struct wbc_kms_wb_frame frame = {
 		.buffer = b, .data = b->buf->map, .stride = b->buf->stride, .format = wb->format,
 		.width = wb->width, .height = wb->height, .sequence = b->seq,
-		.timestamp_ns = b->ts_ns, .user_data = b->user_data,
+		.timestamp_ns = b->ts_ns, .signalled_ns = b->signalled_ns,
+		.user_data = b->user_data,
 	};
 	wbc_kms_pipe_deliver_frame(wb->pipe, &frame);
 }
@@ -305,8 +307,12 @@ static void fence_signalled(struct wbc_kms_wb_buffer *b)
 	if (b->fence_polled)
 		wbc_kms_events_remove(wb->pipe->dev, &b->src);
 	b->fence_polled = false;
-	if (b->fence_fd >= 0)
+	b->signalled_ns = 0;
+	if (b->fence_fd >= 0) {
+		if (wbc_kms_sync_file_signal_time(b->fence_fd, &b->signalled_ns) < 0)
+			b->signalled_ns = 0;
 		close(b->fence_fd);
+	}
 	b->fence_fd = -1;
 	b->signalled = true;
 	wb->fences_outstanding--;
@@ -325,6 +331,7 @@ void wbc_kms_writeback_committed(struct wbc_kms_writeback *wb, struct wbc_kms_wb
 {
 	wb->armed++;
 	wb->fences_outstanding++;
+	b->signalled_ns = 0;
 	if (b->fence_fd < 0) {
 		/* No fence came back: treat the write as complete at the flip. */
 		b->signalled = true;
@@ -367,9 +374,7 @@ bool wbc_kms_writeback_blocks_commit(const struct wbc_kms_writeback *wb)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(wbc_kms_now_ns() / 1000000u);
 }
 
 void wbc_kms_writeback_drain(struct wbc_kms_writeback *wb, int timeout_ms)

@@ -485,7 +485,7 @@ static bool readback(struct wbc_capture *cap, struct wlr_buffer *buffer,
 	f->copy = copy;
 	f->frame = (struct wbc_kms_wb_frame){ .data = copy, .stride = w * 4, .format = format,
 		.width = w, .height = h, .sequence = ev->sequence,
-		.timestamp_ns = ev->timestamp_ns };
+		.timestamp_ns = ev->timestamp_ns, .signalled_ns = now_ns() /* copy complete */ };
 	wbc_capture_armed(cap);
 	deliver(cap, f);
 	return true;

@@ -185,6 +185,7 @@ static void handle_frame(struct wbc_capture_consumer *consumer, struct wbc_captu
 	struct wbc_recorder_frame rf = {
 		.data = f->data, .stride = f->stride, .timestamp_ns = (int64_t)f->timestamp_ns,
 		.release = release_frame, .release_data = r, .user = cf,
+		.ready_ns = (int64_t)f->signalled_ns,
 	};
 	int ret = wbc_recorder_submit(r->rec, &rf);
 	if (ret == -EINVAL) {            /* not counted by the recorder either */
@@ -456,6 +457,8 @@ void wbc_record_finish(struct wbc_server *s)
 			PRIu64, r->captured, st.submitted);
 	if (!s->failed)                  /* errors are one line: no counters after them */
 		fprintf(stderr, "wbc: rec final captured=%" PRIu64 " encoded=%" PRIu64
-			" dropped=%" PRIu64 "\n", r->captured, st.encoded, st.dropped);
+			" dropped=%" PRIu64 " ready_ms_p50=%.2f ready_ms_p99=%.2f written_ms_p50=%.2f"
+			" written_ms_p99=%.2f\n", r->captured, st.encoded, st.dropped,
+			st.ready_ms_p50, st.ready_ms_p99, st.written_ms_p50, st.written_ms_p99);
 	record_free(r);
 }

@@ -41,6 +41,8 @@ struct wbc_encoder {
 	char *output;
 	char *sdp_path;
 	const struct wbc_log *log;
+	void (*written)(void *data, int64_t frame_ns);
+	void *written_data;
 };
 
 /* Ties a wrapped frame's AVBufferRef to the done callback. */
@@ -342,6 +344,8 @@ static int open_muxer(struct wbc_encoder *e, const struct wbc_encoder_config *cf
 		wbc_errf(err, len, "out of memory");
 		return -ENOMEM;
 	}
+	e->written = cfg->written;
+	e->written_data = cfg->written_data;
 	e->fmt->interrupt_callback.callback = cfg->interrupt;
 	e->fmt->interrupt_callback.opaque = cfg->interrupt_data;
 	return 0;
@@ -649,12 +653,16 @@ static int mux(struct wbc_encoder *e, AVPacket *pkt, char *err, size_t len)
 {
 	int ret;
 
+	int64_t frame_ns = pkt->pts == AV_NOPTS_VALUE ? INT64_MIN :
+		e->first_ns + av_rescale_q(pkt->pts, e->ctx->time_base, ns_time_base);
 	pkt->stream_index = e->st->index;
 	av_packet_rescale_ts(pkt, e->ctx->time_base, e->st->time_base);
 	ret = av_write_frame(e->fmt, pkt);
 	av_packet_unref(pkt);
 	if (e->fmt->pb)
 		e->bytes_written = e->fmt->pb->bytes_written;
+	if (ret >= 0 && e->written && frame_ns != INT64_MIN)
+		e->written(e->written_data, frame_ns);
 	return ret < 0 ? write_error(e, ret, err, len) : 0;
 }
 

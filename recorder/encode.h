@@ -26,6 +26,11 @@ struct wbc_encoder_config {
 	 * I/O); called on whatever thread does I/O. May be NULL. */
 	int (*interrupt)(void *data);
 	void *interrupt_data;
+	/* Called on the encoding thread after each packet went to the muxer, with the
+	 * timestamp_ns of its frame (reconstructed from its pts: exact to a tick of the
+	 * encoder's time base). May be NULL. */
+	void (*written)(void *data, int64_t frame_ns);
+	void *written_data;
 };
 
 /* Called exactly once per wbc_encoder_encode() call when the frame's memory

@@ -180,6 +180,17 @@ static int io_interrupt(void *data)
 	return deadline != 0 && now_ns() > deadline;
 }
 
+/* Encoder callback, on the worker: a frame's packet went to the muxer. */
+static void packet_written(void *data, int64_t frame_ns)
+{
+	struct wbc_recorder *rec = data;
+	int64_t now = now_ns();
+
+	pthread_mutex_lock(&rec->lock);
+	wbc_latency_add(&rec->stats.written, now - frame_ns);
+	pthread_mutex_unlock(&rec->lock);
+}
+
 /* Next frame to encode, or NULL when stopping with an empty queue. */
 static struct item *worker_next(struct wbc_recorder *rec)
 {
@@ -394,6 +405,8 @@ static int open_encoder(struct wbc_recorder *rec, const struct wbc_recorder_opti
 		.log = &rec->log,
 		.interrupt = is_network_output(o->output) ? io_interrupt : NULL,
 		.interrupt_data = rec,
+		.written = packet_written,
+		.written_data = rec,
 	};
 	const char *sdp;
 	int ret = wbc_encoder_open(&cfg, &rec->enc, err, len);
@@ -471,6 +484,8 @@ static int enqueue_locked(struct wbc_recorder *rec, const struct wbc_recorder_fr
 	}
 	it->frame = *frame;
 	it->rec = rec;
+	if (frame->ready_ns > 0)
+		wbc_latency_add(&rec->stats.ready, frame->ready_ns - frame->timestamp_ns);
 	list_push(&rec->queue, it);
 	pthread_cond_signal(&rec->wake);
 	return 0;

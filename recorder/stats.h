@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "latency.h"
 #include "wbc/recorder.h"
 
 struct wbc_stats {
@@ -13,6 +14,7 @@ struct wbc_stats {
 	uint64_t bytes_written;
 	uint64_t timed_frames;
 	double encode_ms_total, encode_ms_max;
+	struct wbc_latency ready, written;   /* from the frames' timestamps */
 };
 
 /* One frame went through the worker (encoded or not) in ms. */

@@ -230,7 +230,12 @@ struct wbc_kms_flip_event {
 	enum wbc_kms_flip_status status;
 	int error;                       /* negative errno when FAILED */
 	uint64_t sequence;               /* vblank counter of the CRTC */
-	uint64_t timestamp_ns;           /* kernel's vblank time, CLOCK_MONOTONIC */
+	/* The kernel's vblank time, CLOCK_MONOTONIC. For a commit that enabled the CRTC
+	 * the kernel may have no vblank time yet (Linux 6.1 VKMS reports 0, i.e. the
+	 * last vblank before the CRTC ever ran): a time before the commit went out is
+	 * replaced by the time the event arrived, and timestamp_estimated is set. */
+	uint64_t timestamp_ns;
+	bool timestamp_estimated;
 	void *user_data;                 /* of the commit that completed */
 	bool captured;                   /* this commit was armed for writeback */
 };
@@ -241,6 +246,9 @@ struct wbc_kms_wb_frame {
 	const void *data;                /* read-only mapping */
 	uint32_t stride, format, width, height;
 	uint64_t sequence, timestamp_ns; /* of the commit that produced it */
+	/* CLOCK_MONOTONIC ns at which the pixels were complete: the out-fence's signal time
+	 * as the kernel recorded it; 0 when unknown (no fence came back). */
+	uint64_t signalled_ns;
 	void *user_data;                 /* of that commit */
 };
 
@@ -293,6 +301,7 @@ struct wbc_kms_pipe_stats {
 	uint64_t commits, flips, superseded, failed, test_only;
 	uint64_t missed_vblanks;         /* sequence gaps between consecutive flips beyond 1 */
 	uint64_t modesets;
+	uint64_t estimated_timestamps;   /* flips whose kernel time predated the commit */
 	uint64_t captures_armed, captures_done, captures_skipped;
 };
 void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe_stats *out);

@@ -41,6 +41,19 @@ check_final() {
 	[ "$c" = $((e + d)) ] || fail "captured=$c != encoded=$e + dropped=$d"
 }
 
+# check_latency LOG: the final line's latencies (ms, from each frame's vblank) are ordered:
+# 0 < ready (pixels complete: writeback out-fence signal time / readback copy end) <= written
+# (packet to the muxer), medians <= 99th percentiles. Values are printed, never bounded
+# from above: the guest is emulated.
+check_latency() {
+	local r50 r99 w50 w99
+	r50=$(rec_final "$1" ready_ms_p50); r99=$(rec_final "$1" ready_ms_p99)
+	w50=$(rec_final "$1" written_ms_p50); w99=$(rec_final "$1" written_ms_p99)
+	note "latency ms: ready p50=$r50 p99=$r99, written p50=$w50 p99=$w99"
+	python3 -c 'import sys; r50,r99,w50,w99=map(float,sys.argv[1:]); sys.exit(not(0<r50<=r99 and r50<=w50<=w99))' \
+		"$r50" "$r99" "$w50" "$w99" 2>/dev/null || fail "latencies not 0 < ready <= written"
+}
+
 # decode FILE PIXFMT: every frame as rawvideo on stdout, one per coded frame (no
 # frame-rate conversion: -fps_mode passthrough).
 decode() {

@@ -2,7 +2,8 @@
 # Must show 1: wbc --mode 640x480 --fps 10 --record out.mkv --duration 5 --stats -- the
 # pattern client. ffprobe sees an H.264 video stream (the default encoder, libx264); every
 # decoded frame's pattern number is read back: non-decreasing, >= 10 distinct; decoded
-# frames = encoded frames; the final stats line has captured = encoded + dropped.
+# frames = encoded frames; the final stats line has captured = encoded + dropped, and
+# latencies from the vblank with the out-fence's signal time before the packet's write.
 . "$(dirname "$0")/lib.sh"
 wbc --mode 640x480 --fps 10 --record "$out/out.mkv" --duration 5 --stats -- "$client" \
 	>"$out/log" 2>&1
@@ -16,6 +17,7 @@ grep -q '^wbc: recording Writeback-1 to .*: libx264 (yuv420p) in matroska, 640x4
 	fail "the recording line does not name libx264/matroska/640x480"
 [ "$(grep -c '^wbc: rec captured=' "$out/log")" -ge 3 ] || fail "fewer than 3 --stats lines"
 check_final "$out/log"
+check_latency "$out/log"
 
 ffprobe -v error -show_entries stream=codec_type,codec_name,width,height -of csv=p=0 \
 	"$out/out.mkv" >"$out/streams" || fail "ffprobe failed on out.mkv"

@@ -14,6 +14,13 @@ grep -q '^wbc: capture: readback (--capture readback' "$out/log" || fail "no 'ca
 grep -q '^wbc: recording Virtual-1 to .*: ffv1 (bgr0) in matroska' "$out/log" ||
 	fail "not recording Virtual-1 with ffv1/bgr0"
 check_final "$out/log"
+# The file spans the recording (<= --duration 4 s; an extra frame interval at most).
+# Before the backend replaced Linux 6.1 VKMS's stale first vblank time (0) it was ~26 s.
+dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$out/rb.mkv")
+note "duration ${dur}s"
+python3 -c 'import sys; sys.exit(not 0 < float(sys.argv[1]) <= 4.5)' "$dur" ||
+	fail "rb.mkv lasts ${dur}s for a 4 s recording"
+check_latency "$out/log"
 sed -n 's/.* fnv1a64=//p' "$out/sums" >"$out/submitted"
 decode "$out/rb.mkv" bgr0 | "$tool" fnv 640 480 >"$out/decoded" || fail "decoding failed"
 note "$(wc -l <"$out/submitted") frames copied, $(wc -l <"$out/decoded") decoded"
