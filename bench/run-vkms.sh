@@ -99,7 +99,7 @@ notes=(
 	"Guest: Linux 6.1 VKMS under QEMU TCG (about 20x slower than the host), 2 vCPUs. Whole-guest CPU = user+nice+system+irq+softirq of /proc/stat over the measured window (wbc: APP start to wbc exit; cage: wf-recorder start to its exit, the client already running)."
 	"wbc-writeback records Writeback-1 driven as a headless output (VKMS 6.1 cannot clone the CRTC to Virtual-1 and Writeback-1); wbc-readback and cage drive Virtual-1. All are one CRTC composing the same client (wbc-pattern-client, fullscreen)."
 	"Encoder on both sides: libx264 preset=ultrafast tune=zerolatency crf=23, yuv420p, matroska, no frame-rate cap (wf-recorder 0.3 has no -r). Differences: see bench/vkms/README.md."
-	"Capture latency (vblank -> fence -> packet): n/a, wbc does not expose per-frame timestamps of these three events yet."
+	"Capture latency, wbc only (wf-recorder reports nothing comparable): from each recorded frame's vblank time to its pixels being complete (writeback: the out-fence's signal time from the kernel's sync_file; readback: the end of the copy) and to its packet going to the muxer; p50/p99 over the frames of a run (recorder/ histograms, within 3.2 %), medians over runs. The encoder is far slower than real time in the TCG guest, so 'written' is dominated by queueing."
 )
 [ "$BENCH_SECONDS" != 30 ] || [ "$BENCH_RUNS" != 3 ] &&
 	notes+=("Reduced from the issue's 30 s x 3 runs to ${BENCH_SECONDS} s x ${BENCH_RUNS} runs.")

@@ -169,7 +169,11 @@ def session(d):
     r['displayed_fps'] = disp / r['rec_seconds'] if disp is not None and r.get('rec_seconds') else None
     r['cpu_s_per_displayed_frame'] = (r['window_cpu_s'] / disp
                                       if disp and r['window_cpu_s'] is not None else None)
-    r['capture_latency_ms'] = None  # wbc exposes no per-frame latency yet (see README)
+    # wbc's recorder: ms from each frame's vblank to its pixels being complete (writeback:
+    # the out-fence's kernel signal time; readback: the copy's end) and to its packet going
+    # to the muxer. wf-recorder reports nothing comparable: n/a.
+    for k in ('ready_ms_p50', 'ready_ms_p99', 'written_ms_p50', 'written_ms_p99'):
+        r[k] = num(rf.get(k)) if cfg in WBC_CONFIGS and cfg in RECORDING else None
     return r
 
 
@@ -204,7 +208,10 @@ METRICS = [
     ('cpu_s_per_displayed_frame', 'guest CPU s / disp frame', 3),
     ('window_cpu_util', 'guest CPU busy', 2),
     ('rss_compositor', 'peak RSS compositor MB', 1), ('rss_recorder', 'peak RSS recorder MB', 1),
-    ('capture_latency_ms', 'capture latency', 1),
+    ('ready_ms_p50', 'latency vblank→pixels complete ms, p50', 1),
+    ('ready_ms_p99', 'latency vblank→pixels complete ms, p99', 1),
+    ('written_ms_p50', 'latency vblank→packet written ms, p50', 0),
+    ('written_ms_p99', 'latency vblank→packet written ms, p99', 0),
 ]
 
 
