@@ -67,6 +67,18 @@ static uint64_t due_at(const struct wbc_capture *cap, const struct wbc_capture_c
 	return t > s ? t - s : 0;
 }
 
+static bool is_busy(const struct wbc_capture_consumer *c)
+{
+	return c->busy && c->busy((struct wbc_capture_consumer *)c);
+}
+
+/* A continuous consumer that takes a frame now (due and not busy). */
+static bool takes_now(const struct wbc_capture *cap, const struct wbc_capture_consumer *c,
+		uint64_t now, uint64_t interval)
+{
+	return c->continuous && now >= due_at(cap, c, interval) && !is_busy(c);
+}
+
 static uint64_t repeat_interval(const struct wbc_capture_consumer *c)
 {
 	return c->repeat_idle && c->interval_ns == 0 ? 1000000000u : c->interval_ns;
@@ -89,7 +101,7 @@ bool wbc_capture_wants(const struct wbc_capture *cap)
 	uint64_t now = now_ns();
 	const struct wbc_capture_consumer *c;
 	wl_list_for_each(c, &cap->consumers, link)
-		if (c->continuous && now >= due_at(cap, c, c->interval_ns))
+		if (takes_now(cap, c, now, c->interval_ns))
 			return true;
 	return one_shots(cap) > cap->inflight;
 }
@@ -103,11 +115,9 @@ bool wbc_capture_wants_repeat(const struct wbc_capture *cap)
 	uint64_t now = now_ns();
 	const struct wbc_capture_consumer *c;
 	wl_list_for_each(c, &cap->consumers, link) {
-		if (!c->continuous)
-			continue;
-		if (cap->stale && now >= due_at(cap, c, c->interval_ns))
+		if (cap->stale && takes_now(cap, c, now, c->interval_ns))
 			return true;
-		if (c->repeat_idle && now >= due_at(cap, c, repeat_interval(c)))
+		if (c->repeat_idle && takes_now(cap, c, now, repeat_interval(c)))
 			return true;
 	}
 	return false;
@@ -122,8 +132,8 @@ static void reschedule(struct wbc_capture *cap)
 	uint64_t when = UINT64_MAX;
 	struct wbc_capture_consumer *c;
 	wl_list_for_each(c, &cap->consumers, link) {
-		if (!c->continuous || cap->unavailable)
-			continue;
+		if (!c->continuous || cap->unavailable || is_busy(c))
+			continue;                /* a busy one calls wbc_capture_consumer_ready */
 		if (cap->stale) {
 			uint64_t t = due_at(cap, c, c->interval_ns);
 			when = t < when ? t : when;
@@ -271,6 +281,12 @@ void wbc_capture_request_frame(struct wbc_capture_consumer *consumer)
 		wbc_output_capture_kick(consumer->capture->output);
 }
 
+void wbc_capture_consumer_ready(struct wbc_capture_consumer *consumer)
+{
+	if (consumer->capture)
+		reschedule(consumer->capture);
+}
+
 void wbc_capture_set_continuous(struct wbc_capture_consumer *consumer, bool on)
 {
 	consumer->continuous = on;
@@ -289,7 +305,7 @@ void wbc_capture_armed(struct wbc_capture *cap)
 	uint64_t now = now_ns();
 	struct wbc_capture_consumer *c;
 	wl_list_for_each(c, &cap->consumers, link)
-		if (c->continuous && now >= due_at(cap, c, c->interval_ns))
+		if (takes_now(cap, c, now, c->interval_ns))
 			c->last_ns = now;
 	reschedule(cap);
 }
@@ -548,6 +564,13 @@ void wbc_capture_flipped(struct wbc_capture *cap, struct wlr_buffer *buffer,
 		const struct wbc_kms_flip_event *ev, bool internal)
 {
 	bool captured = ev->captured;
+	if (!internal) {
+		uint64_t now = now_ns();
+		struct wbc_capture_consumer *c;
+		wl_list_for_each(c, &cap->consumers, link)
+			if (c->continuous && now >= due_at(cap, c, c->interval_ns) && is_busy(c))
+				c->busy_skips++;
+	}
 	if (captured && cap->method == WBC_CAPTURE_WRITEBACK && cap->awaiting++ == 0) {
 		cap->awaiting_since = now_ns();
 		wl_event_source_timer_update(cap->watchdog, STALL_MS);

@@ -65,6 +65,12 @@ struct wbc_capture_consumer {
 	bool repeat_idle;                /* continuous: re-capture an unchanged screen every
 	                                    interval (outputs that need a steady frame rate) */
 	unsigned hold;                   /* frames it may keep at once (sizes the writeback pool) */
+	/* Optional, continuous consumers: it cannot take a frame now (e.g. the recorder's
+	 * queue is full). Commits are then not armed for it — the display engine does not
+	 * write frames that would be dropped — and the flips it misses so are counted in
+	 * busy_skips. It calls wbc_capture_consumer_ready() once it can take frames again. */
+	bool (*busy)(struct wbc_capture_consumer *consumer);
+	uint64_t busy_skips;             /* frames shown while it was due but busy */
 	unsigned requested;              /* one-shot frames still wanted */
 	struct wbc_capture *capture;     /* set while registered */
 	struct wl_list link;             /* wbc_capture.consumers */
@@ -84,6 +90,8 @@ void wbc_capture_add(struct wbc_capture *capture, struct wbc_capture_consumer *c
 void wbc_capture_remove(struct wbc_capture_consumer *consumer);
 /* One more frame for a one-shot consumer; makes sure a commit happens soon. */
 void wbc_capture_request_frame(struct wbc_capture_consumer *consumer);
+/* A busy consumer can take frames again. */
+void wbc_capture_consumer_ready(struct wbc_capture_consumer *consumer);
 /* Start/stop a continuous consumer's frames. */
 void wbc_capture_set_continuous(struct wbc_capture_consumer *consumer, bool on);
 

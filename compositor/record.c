@@ -142,7 +142,20 @@ static int handle_recorder_event(int fd, uint32_t mask, void *data)
 	struct wbc_record *r = data;
 	wbc_recorder_dispatch(r->rec);
 	check_ended(r);
+	wbc_capture_consumer_ready(&r->consumer);   /* frames went back: room, maybe */
 	return 0;
+}
+
+/* The recorder's queue is full: a frame captured now would be dropped. Not capturing it
+ * saves the display engine the write (and readback the copy). */
+static bool recorder_busy(struct wbc_capture_consumer *consumer)
+{
+	struct wbc_record *r = wl_container_of(consumer, r, consumer);
+	struct wbc_recorder_stats st;
+	if (r->ended)
+		return false;
+	wbc_recorder_get_stats(r->rec, &st);
+	return st.queue_depth >= QUEUE_LENGTH;
 }
 
 /* ---- Frames ---------------------------------------------------------------------------- */
@@ -247,8 +260,9 @@ static int handle_stats(void *data)
 	r->stats_bytes = st.bytes_written;
 	flockfile(stderr);
 	fprintf(stderr, "wbc: rec captured=%" PRIu64 " encoded=%" PRIu64 " dropped=%" PRIu64
-		" queue=%u kbps=%" PRIu64 " encode_ms=%.1f flips=%" PRIu64 "\n", r->captured,
-		st.encoded, st.dropped, st.queue_depth, kbps, st.encode_ms_mean, as.flips);
+		" skipped_busy=%" PRIu64 " queue=%u kbps=%" PRIu64 " encode_ms=%.1f flips=%" PRIu64
+		"\n", r->captured, st.encoded, st.dropped, r->consumer.busy_skips, st.queue_depth,
+		kbps, st.encode_ms_mean, as.flips);
 	funlockfile(stderr);
 	wl_event_source_timer_update(r->stats_timer, 1000);
 	return 0;
@@ -375,7 +389,7 @@ int wbc_record_attach(struct wbc_server *s, struct wlr_output *output, struct wb
 	r->server = s;
 	r->consumer = (struct wbc_capture_consumer){
 		.frame = handle_frame, .detach = handle_detach, .unavailable = handle_unavailable,
-		.hold = QUEUE_LENGTH + HOLD_EXTRA,
+		.busy = recorder_busy, .hold = QUEUE_LENGTH + HOLD_EXTRA,
 		.interval_ns = o->fps > 0 ? (uint64_t)(1e9 / o->fps) : 0,
 	};
 	wbc_capture_add(cap, &r->consumer);  /* not continuous yet: counted for the pool */
@@ -457,8 +471,8 @@ void wbc_record_finish(struct wbc_server *s)
 			PRIu64, r->captured, st.submitted);
 	if (!s->failed)                  /* errors are one line: no counters after them */
 		fprintf(stderr, "wbc: rec final captured=%" PRIu64 " encoded=%" PRIu64
-			" dropped=%" PRIu64 " ready_ms_p50=%.2f ready_ms_p99=%.2f written_ms_p50=%.2f"
-			" written_ms_p99=%.2f\n", r->captured, st.encoded, st.dropped,
-			st.ready_ms_p50, st.ready_ms_p99, st.written_ms_p50, st.written_ms_p99);
+			" dropped=%" PRIu64 " skipped_busy=%" PRIu64 " ready_ms_p50=%.2f"
+			" ready_ms_p99=%.2f written_ms_p50=%.2f written_ms_p99=%.2f\n", r->captured,
+			st.encoded, st.dropped, r->consumer.busy_skips, st.ready_ms_p50, st.ready_ms_p99, st.written_ms_p50, st.written_ms_p99);
 	record_free(r);
 }

@@ -133,6 +133,7 @@ def session(d):
         r['rec_seconds'] = secs
         r['wbc_captured'], r['wbc_encoded'] = num(rf.get('captured')), num(rf.get('encoded'))
         r['wbc_dropped'] = num(rf.get('dropped'))
+        r['wbc_skipped_busy'] = num(rf.get('skipped_busy'))
         r['recorder'] = dict(r['compositor'], note='in wbc (same process)')
     else:
         f0, f1 = num(a0.get('frames')), num(stop.get('frames') or a1.get('frames'))
@@ -203,6 +204,7 @@ METRICS = [
     ('not_recorded', 'not recorded (displayed − recorded)', 0),
     ('drop_fraction', 'share not recorded', 2),
     ('wbc_dropped', 'wbc recorder drops (queue full)', 0),
+    ('wbc_skipped_busy', 'wbc flips not captured (recorder busy)', 0),
     ('missed_vblanks', 'missed vblanks', 0),
     ('cpu_s_per_recorded_frame', 'guest CPU s / rec frame', 3),
     ('cpu_s_per_displayed_frame', 'guest CPU s / disp frame', 3),
@@ -296,7 +298,8 @@ def main():
                 if k in ('cpu_s_per_recorded_frame', 'recorded', 'recorded_fps', 'not_recorded',
                          'drop_fraction') and c not in RECORDING:
                     row.append('—')
-                elif k == 'wbc_dropped' and c not in ('wbc-writeback', 'wbc-readback'):
+                elif k in ('wbc_dropped', 'wbc_skipped_busy') and \
+                        c not in ('wbc-writeback', 'wbc-readback'):
                     row.append('—')
                 elif k in ('window_cpu_util', 'drop_fraction'):
                     row.append(fmt(v, 0, 100.0) + ('%' if v else ''))
