@@ -32,8 +32,6 @@ int wbc_kms_parse_in_formats(const void *blob, size_t len, struct wbc_kms_format
 		size_t *n_out);
 int wbc_kms_parse_fourcc_list(const void *blob, size_t len, uint32_t **out, size_t *n_out);
 void wbc_kms_formats_free(struct wbc_kms_format *formats, size_t n);
-/* Bytes per pixel of the single-plane RGB formats dumb buffers and writeback use; 0 if unknown. */
-unsigned wbc_kms_format_cpp(uint32_t fourcc);
 
 /* discover.c */
 int wbc_kms_discover(struct wbc_kms_device *dev);

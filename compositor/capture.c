@@ -9,6 +9,7 @@
 #include <linux/dma-buf.h>
 #include <wlr/types/wlr_buffer.h>
 #include "adapter.h"
+#include "buffer-check.h"
 #include "capture.h"
 #include "log.h"
 
@@ -456,6 +457,10 @@ static uint32_t read_buffer(struct wlr_buffer *buffer, void *dst, const char **h
 			 attr.modifier != DRM_FORMAT_MOD_INVALID) || !readback_format(attr.format))
 		return 0;
 	size_t size = (size_t)attr.offset[0] + (size_t)attr.stride[0] * h;
+	char why[200];
+	if (!wbc_buffer_layout_ok(attr.format, w, h, attr.stride[0], attr.offset[0], size, why,
+			sizeof(why)))
+		return 0;
 	void *map = mmap(NULL, size, PROT_READ, MAP_SHARED, attr.fd[0], 0);
 	if (map == MAP_FAILED)
 		return 0;

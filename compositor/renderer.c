@@ -12,7 +12,9 @@
 #include <wlr/render/pixman.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_linux_dmabuf_v1.h>
+#include "buffer-check.h"
 #include "log.h"
+#include "wbc/kms.h"
 #include "renderer.h"
 
 /* Owned by whoever calls wlr_renderer_destroy; owns the pixman renderer it wraps. */
@@ -94,6 +96,12 @@ static struct mapped_buffer *map_dmabuf(struct wlr_buffer *source,
 			a->modifier != DRM_FORMAT_MOD_INVALID))
 		return NULL;
 	size_t size = (size_t)a->offset[0] + (size_t)a->stride[0] * (size_t)a->height;
+	char why[200];
+	if (!wbc_buffer_layout_ok(a->format, (uint32_t)a->width, (uint32_t)a->height,
+			a->stride[0], a->offset[0], size, why, sizeof(why))) {
+		wbc_log(WLR_ERROR, "client dma-buf refused: %s", why);
+		return NULL;
+	}
 	void *map = mmap(NULL, size, PROT_READ, MAP_SHARED, a->fd[0], 0);
 	if (map == MAP_FAILED) {
 		wbc_log(WLR_DEBUG, "cannot map a %dx%d dma-buf", a->width, a->height);
@@ -268,8 +276,10 @@ int wbc_renderer_init_wl_display(struct wlr_renderer *r, struct wl_display *disp
 		return -1;
 	size_t len = 0;
 	const uint32_t *formats = wlr_renderer_get_shm_texture_formats(r, &len);
+	/* Only formats whose pixel size shm-check.c knows (it refuses short strides). */
 	for (size_t i = 0; i < len; i++)
-		if (formats[i] != DRM_FORMAT_ARGB8888 && formats[i] != DRM_FORMAT_XRGB8888)
+		if (formats[i] != DRM_FORMAT_ARGB8888 && formats[i] != DRM_FORMAT_XRGB8888 &&
+				wbc_kms_format_cpp(formats[i]))
 			wl_display_add_shm_format(display, formats[i]); /* wl_shm codes = fourcc */
 	if (!wlr_linux_dmabuf_v1_create(display, r))
 		return -1;

@@ -24,6 +24,7 @@
 #include "record.h"
 #include "renderer.h"
 #include "server.h"
+#include "shm-check.h"
 
 void wbc_server_stop(struct wbc_server *s, int status)
 {
@@ -96,6 +97,9 @@ static int setup_backends(struct wbc_server *s)
 	s->renderer = wbc_renderer_create(s->kms->fd);
 	if (!s->renderer || wbc_renderer_init_wl_display(s->renderer, s->display) < 0)
 		return fail(s, "cannot create the pixman renderer");
+	s->shm_check = wbc_shm_check_create(s->display);
+	if (!s->shm_check)
+		return fail(s, "cannot watch wl_shm requests");
 	s->allocator = wlr_allocator_autocreate(s->adapter, s->renderer);
 	if (!s->allocator)
 		return fail(s, "cannot create a buffer allocator (the DRM dumb-buffer allocator "
@@ -275,5 +279,7 @@ void wbc_server_finish(struct wbc_server *s)
 			wl_event_source_remove(s->signals[i]);
 	if (s->duration)
 		wl_event_source_remove(s->duration);
+	if (s->shm_check)
+		wl_protocol_logger_destroy(s->shm_check);
 	wl_display_destroy(s->display);     /* also the session, seat and globals */
 }

@@ -51,6 +51,7 @@ struct wbc_server {
 	struct wlr_xdg_shell *xdg_shell;
 	struct wlr_xdg_decoration_manager_v1 *xdg_decoration;
 	struct wlr_presentation *presentation;
+	struct wl_protocol_logger *shm_check;   /* shm-check.c */
 	struct wbc_input input;
 	struct wl_list screens;          /* wbc_screen.link */
 	struct wl_list views;            /* wbc_view.link, focused first */

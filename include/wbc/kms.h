@@ -165,6 +165,9 @@ struct wbc_kms_connector *wbc_kms_device_connector(struct wbc_kms_device *dev, u
 bool wbc_kms_plane_supports(const struct wbc_kms_plane *plane, uint32_t fourcc, uint64_t modifier);
 const char *wbc_kms_connector_type_name(uint32_t type);
 const char *wbc_kms_plane_type_name(enum wbc_kms_plane_type type);
+/* Bytes per pixel of the single-plane packed RGB formats (dumb buffers, writeback, and
+ * what the compositor reads from clients); 0 if unknown. */
+unsigned wbc_kms_format_cpp(uint32_t fourcc);
 
 /* ---- Framebuffers ---------------------------------------------------------------- */
 

@@ -2,7 +2,13 @@
  * bad-client: breaks the Wayland protocol on purpose and checks that the compositor
  * disconnects it with a protocol error.
  *
- *   bad-client double-toplevel | unconfigured-buffer | garbage
+ *   bad-client double-toplevel | unconfigured-buffer | garbage | short-stride
+ *
+ * short-stride: a configured toplevel gets a 640x32 XRGB8888 wl_shm buffer whose stride is
+ * its width in pixels, 640, not in bytes (libwayland-server 1.21 only checks stride >=
+ * width), in a pool of exactly stride * height bytes: drawing its last three rows would
+ * read up to 1920 bytes past the pool (seen before wbc checked: they showed memory that
+ * is not the client's).
  *
  * Exit status 0 when the compositor disconnected us with an error, 1 when it did not.
  */
@@ -23,6 +29,7 @@ struct globals {
 	struct wl_compositor *compositor;
 	struct wl_shm *shm;
 	struct xdg_wm_base *wm_base;
+	bool configured;                 /* short-stride: the toplevel got its configure */
 };
 
 static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
@@ -43,18 +50,31 @@ static const struct wl_registry_listener registry_listener = {
 	.global = global, .global_remove = global_remove,
 };
 
-static struct wl_buffer *make_buffer(struct wl_shm *shm)
+static struct wl_buffer *make_buffer(struct wl_shm *shm, int32_t width, int32_t height,
+		int32_t stride)
 {
+	int32_t size = stride * height;
 	int fd = memfd_create("bad-client", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, 64 * 64 * 4) != 0)
+	if (fd < 0 || ftruncate(fd, size) != 0)
 		return NULL;
-	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, 64 * 64 * 4);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, 64, 64, 256,
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, size);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, width, height, stride,
 		WL_SHM_FORMAT_XRGB8888);
 	wl_shm_pool_destroy(pool);
 	close(fd);
 	return b;
 }
+
+static void xdg_surface_configure(void *data, struct xdg_surface *xs, uint32_t serial)
+{
+	xdg_surface_ack_configure(xs, serial);
+	struct globals *g = data;
+	g->configured = true;
+}
+
+static const struct xdg_surface_listener xdg_surface_listener = {
+	.configure = xdg_surface_configure,
+};
 
 static int violate(struct wl_display *dpy, struct globals *g, const char *how)
 {
@@ -74,8 +94,20 @@ static int violate(struct wl_display *dpy, struct globals *g, const char *how)
 	}
 	if (strcmp(how, "unconfigured-buffer") == 0) {
 		xdg_surface_get_toplevel(xs);
-		wl_surface_attach(surface, make_buffer(g->shm), 0, 0);
+		wl_surface_attach(surface, make_buffer(g->shm, 64, 64, 256), 0, 0);
 		wl_surface_commit(surface);      /* xdg_surface.unconfigured_buffer */
+		return 0;
+	}
+	if (strcmp(how, "short-stride") == 0) {
+		xdg_surface_add_listener(xs, &xdg_surface_listener, g);
+		xdg_surface_get_toplevel(xs);
+		wl_surface_commit(surface);
+		while (!g->configured)
+			if (wl_display_dispatch(dpy) < 0)
+				return -1;
+		wl_surface_attach(surface, make_buffer(g->shm, 640, 32, 640), 0, 0);
+		wl_surface_damage(surface, 0, 0, INT32_MAX, INT32_MAX);
+		wl_surface_commit(surface);
 		return 0;
 	}
 	fprintf(stderr, "bad-client: unknown violation '%s'\n", how);
@@ -93,7 +125,7 @@ int __lsan_is_turned_off(void)
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
-		fprintf(stderr, "usage: bad-client double-toplevel|unconfigured-buffer|garbage\n");
+		fprintf(stderr, "usage: bad-client double-toplevel|unconfigured-buffer|garbage|short-stride\n");
 		return 2;
 	}
 	struct wl_display *dpy = wl_display_connect(NULL);
