@@ -15,6 +15,7 @@ static bool is_own(const char *fmt)
 	return strncmp(fmt, "wbc: ", 5) == 0;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void log_quiet(enum wlr_log_importance importance, const char *fmt, va_list args)
 {
 	if (importance > WLR_ERROR || !is_own(fmt))
@@ -25,6 +26,7 @@ static void log_quiet(enum wlr_log_importance importance, const char *fmt, va_li
 	funlockfile(stderr);
 }
 
+__attribute__((format(printf, 2, 0)))
 static void log_verbose(enum wlr_log_importance importance, const char *fmt, va_list args)
 {
 	static const char *const names[] = { "", "ERROR", "INFO", "DEBUG" };

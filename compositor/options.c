@@ -1,6 +1,7 @@
 /* Command line parsing: wbc [options] -- APP [ARGS...] */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,12 +59,18 @@ static const char usage[] =
 	"  -h, --help           this help\n"
 	"  --version            print the version\n";
 
+/* Seconds become wl_event_source timers of (int) milliseconds: at most INT_MAX ms
+ * (24.8 days). */
+#define MAX_SECONDS (INT_MAX / 1000)
+/* --fps below this would make the capture interval (ns, 64-bit) meaningless. */
+#define MIN_FPS 0.001
+
 static bool parse_seconds(const char *s, double *out)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e7)
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > MAX_SECONDS)
 		return false;
 	*out = v;
 	return true;
@@ -140,7 +147,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			i++;
 		} else if (strcmp(a, "--duration") == 0) {
 			if (!next || !parse_seconds(next, &o->duration_s))
-				return fail("--duration wants SECONDS, got '%s'", next ? next : "");
+				return fail("--duration wants SECONDS (0 to %d), got '%s'", MAX_SECONDS,
+					next ? next : "");
 			i++;
 		} else if (strcmp(a, "--screenshot-after") == 0) {
 			if (i + 2 >= argc)
@@ -149,7 +157,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 				return fail("at most %d %s", WBC_MAX_SCREENSHOTS, a);
 			struct wbc_screenshot_request *r = &o->screenshots[o->n_screenshots];
 			if (!parse_seconds(argv[i + 1], &r->after_s))
-				return fail("--screenshot-after wants SECONDS, got '%s'", argv[i + 1]);
+				return fail("--screenshot-after wants SECONDS (0 to %d), got '%s'",
+					MAX_SECONDS, argv[i + 1]);
 			r->path = argv[i + 2];
 			o->n_screenshots++;
 			i += 2;
@@ -175,9 +184,10 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 				return fail("at most %d %s", WBC_MAX_AV_OPTS, a);
 			list[(*n)++] = argv[++i];
 		} else if (strcmp(a, "--fps") == 0) {
-			if (!next || !parse_seconds(next, &o->fps) || o->fps <= 0 || o->fps > 1000)
-				return fail("--fps wants a number of frames per second, got '%s'",
-					next ? next : "");
+			if (!next || !parse_seconds(next, &o->fps) || o->fps < MIN_FPS ||
+					o->fps > 1000)
+				return fail("--fps wants a number of frames per second (%g to 1000), "
+					"got '%s'", MIN_FPS, next ? next : "");
 			i++;
 		} else if (strcmp(a, "--capture") == 0) {
 			if (next && strcmp(next, "auto") == 0)

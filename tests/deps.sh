@@ -7,6 +7,7 @@ wbc_packages=(
 	libpixman-1-dev libseat-dev libxkbcommon-dev
 	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
 	libjson-c-dev libcmocka-dev
+	clang-14 libclang-rt-14-dev llvm-14
 
 	linux-source-6.1 bc bison flex libelf-dev libssl-dev xz-utils qemu-system-x86 iproute2
 

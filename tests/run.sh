@@ -1,6 +1,7 @@
 #!/bin/bash
 # Run every wbc test suite: installs what is missing, builds with ASan+UBSan, builds (or
-# finds cached) the VKMS guest kernel, then runs the unit, vm and vkms suites.
+# finds cached) the VKMS guest kernel, then runs the unit, vm and vkms suites, and fuzzes
+# each libFuzzer target for $WBC_FUZZ_SECONDS (default 30) with tests/fuzz/run.sh.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,11 @@ for suite in unit vm vkms; do
 		status=1
 	cp "$build/meson-logs/testlog.json" "$build/meson-logs/testlog-$suite.json"
 done
+
+# libFuzzer targets (clang-14; their own build in build-fuzz/): a crash, leak, UB or
+# timeout fails CI, and so does a regression input in tests/fuzz/regressions/.
+WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} tests/fuzz/run.sh "${WBC_FUZZ_SECONDS:-30}" ||
+	status=1
 
 # One closing line over all suites.
 python3 - "$build"/meson-logs/testlog-{unit,vm,vkms}.json <<'PY'

@@ -11,21 +11,20 @@
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "fuzz-util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *s = malloc(size + 1);
+	char *s = fuzz_string(data, size);
 	if (!s)
 		return 0;
-	memcpy(s, data, size);
-	s[size] = '\0';
 
 	if (s[0] == 's') {
 		double v = -1;
 		if (parse_seconds(s + 1, &v))
-			assert(v >= 0 && v <= 1e7 && isfinite(v));
+			assert(v >= 0 && v <= MAX_SECONDS && isfinite(v));
 		else
 			assert(v == -1);
 		free(s);

@@ -17,6 +17,7 @@
 #include <assert.h>
 #include <libavutil/avstring.h>
 #include <libavutil/log.h>
+#include "fuzz-util.h"
 
 #define MAX_OPTS 64
 #define ERR_LEN 48                   /* short: exercises truncated messages */
@@ -53,11 +54,9 @@ static void check_err(const char *err, int ret)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf = malloc(size + 1);
+	char *buf = fuzz_string(data, size);
 	if (!buf)
 		return 0;
-	memcpy(buf, data, size);
-	buf[size] = '\0';
 
 	const char *opts[MAX_OPTS];
 	char keys[MAX_OPTS][OPT_KEY_MAX];

@@ -29,18 +29,27 @@ cflags=(-std=c11 -g -O1 -fno-omit-frame-pointer
 	-Iinclude -Ibackend)
 
 # target: sources (besides tests/fuzz/<target>.c) and pkg-config packages.
-targets=(fuzz-in-formats fuzz-fourcc-list fuzz-recorder-options fuzz-mode)
+targets=(fuzz-options fuzz-in-formats fuzz-fourcc-list fuzz-recorder-options fuzz-mode
+	fuzz-buffer-layout)
 declare -A srcs=(
 	[fuzz-in-formats]="backend/formats.c"
 	[fuzz-fourcc-list]="backend/formats.c"
 	[fuzz-recorder-options]="recorder/format.c recorder/log.c"
 	[fuzz-mode]=""
+	[fuzz-options]="compositor/options.c"
+	[fuzz-buffer-layout]="compositor/buffer-check.c backend/formats.c recorder/format.c"
 )
 declare -A pkgs=(
 	[fuzz-in-formats]="libdrm"
 	[fuzz-fourcc-list]="libdrm"
 	[fuzz-recorder-options]="libavcodec libavformat libswscale libavutil libdrm"
 	[fuzz-mode]=""
+	[fuzz-options]=""
+	[fuzz-buffer-layout]="libavcodec libavformat libswscale libavutil libdrm"
+)
+# libFuzzer flags of one target: fuzz-options prints wbc's usage and error lines.
+declare -A flags_of=(
+	[fuzz-options]="-close_fd_mask=3"
 )
 
 if ! command -v "$cc" >/dev/null; then
@@ -90,7 +99,8 @@ for t in "${targets[@]}"; do
 	fi
 
 	mkdir -p "$scratch/$t" "$scratch/$t.artifacts"
-	"$bin" -max_total_time="$secs" -timeout=25 -print_final_stats=1 \
+	# shellcheck disable=SC2086
+	"$bin" ${flags_of[$t]:-} -max_total_time="$secs" -timeout=25 -print_final_stats=1 \
 		-artifact_prefix="$scratch/$t.artifacts/" \
 		"$scratch/$t" "tests/fuzz/corpus/$t" >"$log" 2>&1
 	rc=$?
