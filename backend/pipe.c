@@ -304,6 +304,12 @@ void wbc_kms_pipe_deliver_frame(struct wbc_kms_pipe *pipe, const struct wbc_kms_
 		wbc_kms_pipe_release_frame(pipe, frame->buffer);
 }
 
+void wbc_kms_pipe_report_lost(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_lost *lost)
+{
+	if (pipe->listener.frame_lost)
+		pipe->listener.frame_lost(pipe->listener.data, pipe, lost);
+}
+
 int wbc_kms_pipe_set_mode(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode,
 		const struct wbc_kms_pipe_state *state)
 {
@@ -369,8 +375,7 @@ void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe
 {
 	*out = pipe->stats;
 	if (pipe->wb)
-		wbc_kms_writeback_count(pipe->wb, &out->captures_armed, &out->captures_done,
-			&out->captures_skipped);
+		wbc_kms_writeback_count(pipe->wb, out);
 }
 
 struct wbc_kms_device *wbc_kms_pipe_device(const struct wbc_kms_pipe *pipe)

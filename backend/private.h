@@ -79,10 +79,10 @@ int wbc_kms_writeback_route_refused(struct wbc_kms_pipe *pipe);
 int wbc_kms_writeback_resize(struct wbc_kms_writeback *wb, uint32_t width, uint32_t height);
 /* Block (bounded) until no armed job's fence is outstanding. */
 void wbc_kms_writeback_drain(struct wbc_kms_writeback *wb, int timeout_ms);
-void wbc_kms_writeback_count(const struct wbc_kms_writeback *wb, uint64_t *armed,
-		uint64_t *done, uint64_t *skipped);
+void wbc_kms_writeback_count(const struct wbc_kms_writeback *wb, struct wbc_kms_pipe_stats *out);
 void wbc_kms_pipe_kick(struct wbc_kms_pipe *pipe);
 void wbc_kms_pipe_deliver_frame(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_frame *frame);
+void wbc_kms_pipe_report_lost(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_lost *lost);
 struct wbc_kms_device *wbc_kms_pipe_device(const struct wbc_kms_pipe *pipe);
 
 /* atomic.c: add a property, failing cleanly when the object lacks it. */

@@ -3,6 +3,9 @@
  * commit at a time (WRITEBACK_FB_ID + WRITEBACK_OUT_FENCE_PTR are one-shot), with the
  * out-fence polled in the device's event loop. A frame reaches the consumer once both its
  * fence has signalled and its commit's flip event (which carries the sequence) arrived.
+ * A fence still unsignalled fence_timeout_ms after the flip is given up (a timerfd in the
+ * same event loop): the job is reported lost and its buffer kept out of use until the
+ * fence signals after all.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/timerfd.h>
 #include <drm_fourcc.h>
 #include <xf86drm.h>
 #include "pipe.h"
@@ -22,6 +26,8 @@ enum wb_state {
 	WB_FREE,        /* may be armed */
 	WB_ARMED,       /* in a commit: fence and/or flip outstanding */
 	WB_HELD,        /* with the consumer until wbc_kms_pipe_release_frame */
+	WB_LOST,        /* given up on; the engine may still write it: unused until its fence
+	                   signals (then FREE) or the pool goes */
 };
 
 /* One pool slot; the buffer is owned by the pool. */
@@ -31,6 +37,7 @@ struct wbc_kms_wb_buffer {
 	enum wb_state state;
 	int fence_fd;                    /* sync_file from the kernel, -1 when none */
 	bool fence_polled, signalled, flipped;
+	uint64_t deadline_ns;            /* shown, fence outstanding: lost at this time; 0: none */
 	uint64_t seq, ts_ns;
 	uint64_t signalled_ns;           /* when the fence signalled, 0: unknown */
 	void *user_data;
@@ -44,10 +51,16 @@ struct wbc_kms_writeback {
 	bool wait_fence;
 	unsigned n_buffers;
 	struct wbc_kms_wb_buffer slots[WBC_KMS_WB_MAX_BUFFERS];
-	unsigned fences_outstanding;
-	uint64_t armed, done, skipped;
+	unsigned fences_outstanding;     /* armed jobs whose fence has not signalled (not lost) */
+	uint64_t armed, done, skipped, lost, late;
 	int test_fence_fd;               /* target of OUT_FENCE_PTR in TEST_ONLY requests */
+	int fence_timeout_ms;            /* < 0: wait for ever */
+	struct wbc_kms_event_source timer; /* timerfd at the earliest deadline; fd -1: none */
+	int (*debug_fence)(void *data, int fence_fd);
+	void *debug_fence_data;
 };
+
+static int timer_create_source(struct wbc_kms_writeback *wb);
 
 void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts)
 {
@@ -123,6 +136,9 @@ int wbc_kms_pipe_check_writeback(struct wbc_kms_pipe *pipe, const struct wbc_kms
 	return 0;
 }
 
+/* A lost buffer may still be the target of a writeback job in the kernel: freeing it is
+ * still safe, because the job holds its own references on the framebuffer and its memory
+ * (drm_writeback_job, the driver's prepare_writeback_job) until it is cleaned up. */
 static void free_slots(struct wbc_kms_writeback *wb)
 {
 	for (unsigned i = 0; i < wb->n_buffers; i++) {
@@ -182,8 +198,13 @@ int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 		return wbc_kms_fail(dev, -ENOMEM, "out of memory");
 	*wb = (struct wbc_kms_writeback){ .pipe = pipe, .format = format, .width = probe.width,
 		.height = probe.height, .wait_fence = opts->wait_fence, .n_buffers = n,
-		.test_fence_fd = -1 };
+		.test_fence_fd = -1, .timer.fd = -1,
+		.fence_timeout_ms = opts->fence_timeout_ms ? opts->fence_timeout_ms :
+			WBC_KMS_WB_FENCE_TIMEOUT_MS,
+		.debug_fence = opts->debug_fence, .debug_fence_data = opts->debug_fence_data };
 	ret = alloc_slots(wb);
+	if (ret == 0 && wb->fence_timeout_ms > 0)
+		ret = timer_create_source(wb);
 	if (ret < 0) {
 		free_slots(wb);
 		free(wb);
@@ -196,11 +217,14 @@ int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 void wbc_kms_pipe_disable_writeback(struct wbc_kms_pipe *pipe)
 {
 	/* The commit in flight may point at a pool buffer: let it land first, and if it
-	 * does not within the bound, forget its job so the flip never touches the pool. */
+	 * does not within the bound, forget its job so the flip never touches the pool.
+	 * A queued state goes out without capture (reported with captured = false). */
 	wbc_kms_pipe_drain(pipe);
 	pipe->flip_job = NULL;
+	pipe->queued.capture = false;
 	wbc_kms_writeback_destroy(pipe->wb);
 	pipe->wb = NULL;
+	wbc_kms_pipe_kick(pipe);
 }
 
 void wbc_kms_writeback_destroy(struct wbc_kms_writeback *wb)
@@ -209,6 +233,10 @@ void wbc_kms_writeback_destroy(struct wbc_kms_writeback *wb)
 		return;
 	wbc_kms_writeback_drain(wb, 1000);
 	free_slots(wb);
+	if (wb->timer.fd >= 0) {
+		wbc_kms_events_remove(wb->pipe->dev, &wb->timer);
+		close(wb->timer.fd);
+	}
 	free(wb);
 }
 
@@ -301,11 +329,10 @@ static void maybe_deliver(struct wbc_kms_wb_buffer *b)
 	wbc_kms_pipe_deliver_frame(wb->pipe, &frame);
 }
 
-static void fence_signalled(struct wbc_kms_wb_buffer *b)
+static void close_fence(struct wbc_kms_wb_buffer *b)
 {
-	struct wbc_kms_writeback *wb = b->wb;
 	if (b->fence_polled)
-		wbc_kms_events_remove(wb->pipe->dev, &b->src);
+		wbc_kms_events_remove(b->wb->pipe->dev, &b->src);
 	b->fence_polled = false;
 	b->signalled_ns = 0;
 	if (b->fence_fd >= 0) {
@@ -314,24 +341,109 @@ static void fence_signalled(struct wbc_kms_wb_buffer *b)
 		close(b->fence_fd);
 	}
 	b->fence_fd = -1;
+}
+
+static void fence_signalled(struct wbc_kms_wb_buffer *b)
+{
+	close_fence(b);
 	b->signalled = true;
-	wb->fences_outstanding--;
+	b->deadline_ns = 0;
+	b->wb->fences_outstanding--;
 }
 
 static void handle_fence(struct wbc_kms_event_source *src, uint32_t events)
 {
 	struct wbc_kms_wb_buffer *b = src->data;
 	struct wbc_kms_pipe *pipe = b->wb->pipe;
+	if (b->state == WB_LOST) {
+		/* Complete after all: nothing writes into it any more. Its content belongs to
+		 * a frame already reported lost, so it goes back to the pool unseen. */
+		close_fence(b);
+		b->state = WB_FREE;
+		b->wb->late++;
+		wbc_kms_pipe_kick(pipe);
+		return;
+	}
 	fence_signalled(b);
 	maybe_deliver(b);
 	wbc_kms_pipe_kick(pipe);
 }
+
+/* ---- Fence timeout ----------------------------------------------------------------- */
+
+/* Arm the timer for the earliest deadline of a shown job still waiting for its fence. */
+static void timer_update(struct wbc_kms_writeback *wb)
+{
+	if (wb->timer.fd < 0)
+		return;
+	uint64_t next = 0;
+	for (unsigned i = 0; i < wb->n_buffers; i++) {
+		const struct wbc_kms_wb_buffer *b = &wb->slots[i];
+		if (b->state == WB_ARMED && b->deadline_ns && (!next || b->deadline_ns < next))
+			next = b->deadline_ns;
+	}
+	struct itimerspec its = { .it_value = {
+		.tv_sec = (time_t)(next / 1000000000u), .tv_nsec = (long)(next % 1000000000u) } };
+	timerfd_settime(wb->timer.fd, TFD_TIMER_ABSTIME, &its, NULL);   /* 0: disarm */
+}
+
+static void lose(struct wbc_kms_wb_buffer *b)
+{
+	struct wbc_kms_writeback *wb = b->wb;
+	struct wbc_kms_pipe *pipe = wb->pipe;
+	b->state = WB_LOST;                  /* its fence stays polled: see handle_fence */
+	b->deadline_ns = 0;
+	wb->fences_outstanding--;
+	wb->lost++;
+	char reason[160];
+	snprintf(reason, sizeof(reason), "the writeback out-fence of %s had not signalled %d ms "
+		"after its commit was shown (vblank %llu)", pipe->wb_connector->name,
+		wb->fence_timeout_ms, (unsigned long long)b->seq);
+	struct wbc_kms_wb_lost ev = { .sequence = b->seq, .timestamp_ns = b->ts_ns,
+		.user_data = b->user_data, .timeout_ms = wb->fence_timeout_ms, .reason = reason };
+	wbc_kms_pipe_report_lost(pipe, &ev);
+}
+
+static void handle_timer(struct wbc_kms_event_source *src, uint32_t events)
+{
+	struct wbc_kms_writeback *wb = src->data;
+	uint64_t expirations;
+	if (read(wb->timer.fd, &expirations, sizeof(expirations)) < 0)
+		expirations = 0;             /* EAGAIN: re-armed meanwhile; look anyway */
+	uint64_t now = wbc_kms_now_ns();
+	for (unsigned i = 0; i < wb->n_buffers; i++) {
+		struct wbc_kms_wb_buffer *b = &wb->slots[i];
+		if (b->state == WB_ARMED && b->deadline_ns && b->deadline_ns <= now)
+			lose(b);
+	}
+	timer_update(wb);
+	wbc_kms_pipe_kick(wb->pipe);
+}
+
+static int timer_create_source(struct wbc_kms_writeback *wb)
+{
+	struct wbc_kms_device *dev = wb->pipe->dev;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (fd < 0)
+		return wbc_kms_fail(dev, -errno, "timerfd_create: %s", strerror(errno));
+	wb->timer = (struct wbc_kms_event_source){ .fd = fd, .handle = handle_timer, .data = wb };
+	int ret = wbc_kms_events_add(dev, &wb->timer);
+	if (ret < 0) {
+		close(fd);
+		wb->timer.fd = -1;
+	}
+	return ret;
+}
+
+/* ---- Commits ---------------------------------------------------------------------- */
 
 void wbc_kms_writeback_committed(struct wbc_kms_writeback *wb, struct wbc_kms_wb_buffer *b)
 {
 	wb->armed++;
 	wb->fences_outstanding++;
 	b->signalled_ns = 0;
+	if (wb->debug_fence)
+		b->fence_fd = wb->debug_fence(wb->debug_fence_data, b->fence_fd);
 	if (b->fence_fd < 0) {
 		/* No fence came back: treat the write as complete at the flip. */
 		b->signalled = true;
@@ -364,6 +476,11 @@ void wbc_kms_writeback_flipped(struct wbc_kms_writeback *wb, struct wbc_kms_wb_b
 	b->seq = seq;
 	b->ts_ns = ts_ns;
 	b->flipped = true;
+	if (!b->signalled && wb->fence_timeout_ms > 0) {
+		/* From now: the write cannot start before the commit is on screen. */
+		b->deadline_ns = wbc_kms_now_ns() + (uint64_t)wb->fence_timeout_ms * 1000000u;
+		timer_update(wb);
+	}
 	maybe_deliver(b);
 }
 
@@ -372,22 +489,18 @@ bool wbc_kms_writeback_blocks_commit(const struct wbc_kms_writeback *wb)
 	return wb->wait_fence && wb->fences_outstanding > 0;
 }
 
-static int64_t now_ms(void)
-{
-	return (int64_t)(wbc_kms_now_ns() / 1000000u);
-}
-
 void wbc_kms_writeback_drain(struct wbc_kms_writeback *wb, int timeout_ms)
 {
-	int64_t end = now_ms() + timeout_ms;
-	while (wb->fences_outstanding > 0 && now_ms() < end)
+	uint64_t end = wbc_kms_now_ns() + (uint64_t)timeout_ms * 1000000u;
+	while (wb->fences_outstanding > 0 && wbc_kms_now_ns() < end)
 		wbc_kms_device_wait(wb->pipe->dev, 20);
 }
 
 int wbc_kms_writeback_resize(struct wbc_kms_writeback *wb, uint32_t width, uint32_t height)
 {
+	/* Lost buffers may go (see free_slots); armed and lent ones may not. */
 	for (unsigned i = 0; i < wb->n_buffers; i++)
-		if (wb->slots[i].state != WB_FREE)
+		if (wb->slots[i].state == WB_ARMED || wb->slots[i].state == WB_HELD)
 			return wbc_kms_fail(wb->pipe->dev, -EBUSY, "writeback buffer %u is still in use",
 				i);
 	free_slots(wb);
@@ -399,12 +512,13 @@ int wbc_kms_writeback_resize(struct wbc_kms_writeback *wb, uint32_t width, uint3
 	return ret;
 }
 
-void wbc_kms_writeback_count(const struct wbc_kms_writeback *wb, uint64_t *armed,
-		uint64_t *done, uint64_t *skipped)
+void wbc_kms_writeback_count(const struct wbc_kms_writeback *wb, struct wbc_kms_pipe_stats *out)
 {
-	*armed = wb->armed;
-	*done = wb->done;
-	*skipped = wb->skipped;
+	out->captures_armed = wb->armed;
+	out->captures_done = wb->done;
+	out->captures_skipped = wb->skipped;
+	out->captures_lost = wb->lost;
+	out->captures_late = wb->late;
 }
 
 void wbc_kms_pipe_release_frame(struct wbc_kms_pipe *pipe, struct wbc_kms_wb_buffer *b)

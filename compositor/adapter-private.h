@@ -48,6 +48,9 @@ struct wbc_output {
 	int in_call;                     /* >0 inside a synchronous call into the pipe */
 	bool destroying;
 	bool writeback_failed;           /* enabling writeback failed once: don't retry */
+	/* Test hook WBC_DEBUG_LOSE_WRITEBACK_AFTER (output.c): -1 off. */
+	long debug_lose_after;
+	long debug_fences;               /* out-fences seen so far */
 	struct wbc_adapter_stats stats;
 };
 
@@ -79,11 +82,16 @@ void wbc_fb_destroy_all(struct wbc_backend *backend);
 int wbc_output_create(struct wbc_backend *backend, struct wbc_kms_connector *conn);
 void wbc_output_add_stats(struct wbc_output *output, struct wbc_adapter_stats *sum);
 
+/* backend.c */
+void wbc_adapter_stats_add(struct wbc_adapter_stats *sum, const struct wbc_adapter_stats *s);
+
 /* flip.c: the pipe listener, and the end of a commit record. */
 void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_flip_event *ev);
 void wbc_output_handle_wb_frame(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_wb_frame *frame);
+void wbc_output_handle_wb_lost(void *data, struct wbc_kms_pipe *pipe,
+		const struct wbc_kms_wb_lost *lost);
 int wbc_output_retry_frame(void *data);     /* retry_timer's callback */
 void wbc_commit_free(struct wbc_commit *commit);
 

@@ -24,6 +24,7 @@ struct wbc_adapter_stats {
 	uint64_t superseded, failed;     /* of those, replaced before shown / refused late */
 	uint64_t missed_vblanks;         /* from the pipes' statistics */
 	uint64_t captures;               /* writeback frames handed to the capture hook */
+	uint64_t captures_lost;          /* writeback jobs the KMS backend gave up on */
 };
 
 struct wbc_adapter_options {

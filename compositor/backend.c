@@ -171,7 +171,7 @@ struct wlr_backend *wbc_adapter_create(struct wl_display *display, struct wbc_km
 	return &b->base;
 }
 
-static void add(struct wbc_adapter_stats *sum, const struct wbc_adapter_stats *s)
+void wbc_adapter_stats_add(struct wbc_adapter_stats *sum, const struct wbc_adapter_stats *s)
 {
 	sum->commits += s->commits;
 	sum->flips += s->flips;
@@ -179,13 +179,14 @@ static void add(struct wbc_adapter_stats *sum, const struct wbc_adapter_stats *s
 	sum->failed += s->failed;
 	sum->missed_vblanks += s->missed_vblanks;
 	sum->captures += s->captures;
+	sum->captures_lost += s->captures_lost;
 }
 
 void wbc_adapter_get_stats(struct wlr_backend *wb, struct wbc_adapter_stats *out)
 {
 	struct wbc_backend *b = backend_from(wb);
 	*out = (struct wbc_adapter_stats){ 0 };
-	add(out, &b->retired);
+	wbc_adapter_stats_add(out, &b->retired);
 	struct wbc_output *o;
 	wl_list_for_each(o, &b->outputs, link)
 		wbc_output_add_stats(o, out);

@@ -14,10 +14,11 @@
 #include "log.h"
 
 #define SPARE_COPIES 4
-/* A writeback frame whose commit was shown but that has not arrived this long after the
- * last one did: its out-fence is not going to signal (seen on Linux 6.1 VKMS, see
- * wbc_capture_flipped), and the KMS backend holds every later commit back until it does. */
-#define STALL_MS 2000
+/* Writeback frames lost in a row (the KMS backend gives a job up when its out-fence has
+ * not signalled WBC_KMS_WB_FENCE_TIMEOUT_MS after the flip) before the output is captured
+ * by readback instead: one loss may be a stalled machine, three are a broken driver (see
+ * wbc_capture_writeback_lost). */
+#define LOST_LIMIT 3
 
 /* Owned by the screen of its output. */
 struct wbc_capture {
@@ -32,12 +33,10 @@ struct wbc_capture {
 	bool stale;
 	struct wl_event_source *timer;   /* when a continuous consumer becomes due */
 	bool readback_failed;            /* said once */
-	/* Writeback watchdog: frames shown but not delivered yet, since when. */
-	unsigned awaiting;
-	uint64_t awaiting_since;
-	struct wl_event_source *watchdog;
+	unsigned lost_in_row;            /* writeback frames lost since the last delivered */
 	bool stalled;                    /* writeback gave up: readback from now on */
 	bool dropped;                    /* ... and the writeback pool is gone */
+	struct wl_event_source *drop_timer; /* drops the pool once no frame of it is held */
 	size_t spare_size;               /* readback copies kept for reuse */
 	unsigned n_spare;
 	void *spare[SPARE_COPIES];
@@ -167,7 +166,7 @@ static int handle_timer(void *data)
 	return 0;
 }
 
-static int handle_watchdog(void *data);
+static int handle_drop_timer(void *data);
 
 struct wbc_capture *wbc_capture_create(struct wlr_output *output)
 {
@@ -179,12 +178,12 @@ struct wbc_capture *wbc_capture_create(struct wlr_output *output)
 	wl_list_init(&cap->held);
 	struct wl_event_loop *loop = wl_display_get_event_loop(output->display);
 	cap->timer = wl_event_loop_add_timer(loop, handle_timer, cap);
-	cap->watchdog = wl_event_loop_add_timer(loop, handle_watchdog, cap);
-	if (!cap->timer || !cap->watchdog) {
+	cap->drop_timer = wl_event_loop_add_timer(loop, handle_drop_timer, cap);
+	if (!cap->timer || !cap->drop_timer) {
 		if (cap->timer)
 			wl_event_source_remove(cap->timer);
-		if (cap->watchdog)
-			wl_event_source_remove(cap->watchdog);
+		if (cap->drop_timer)
+			wl_event_source_remove(cap->drop_timer);
 		free(cap);
 		return NULL;
 	}
@@ -229,7 +228,7 @@ void wbc_capture_destroy(struct wbc_capture *cap)
 	for (unsigned i = 0; i < cap->n_spare; i++)
 		free(cap->spare[i]);
 	wl_event_source_remove(cap->timer);
-	wl_event_source_remove(cap->watchdog);
+	wl_event_source_remove(cap->drop_timer);
 	free(cap);
 }
 
@@ -324,8 +323,6 @@ void wbc_capture_lost(struct wbc_capture *cap)
 void wbc_capture_reset(struct wbc_capture *cap)
 {
 	cap->inflight = 0;
-	cap->awaiting = 0;
-	wl_event_source_timer_update(cap->watchdog, 0);
 }
 
 /* ---- Frames ---------------------------------------------------------------------- */
@@ -344,7 +341,7 @@ void wbc_capture_frame_unref(struct wbc_capture_frame *f)
 		wbc_kms_pipe_release_frame(f->pipe, f->frame.buffer);
 	struct wbc_capture *cap = f->capture;
 	if (cap && f->pipe && cap->stalled && !cap->dropped)   /* maybe the last one out */
-		wl_event_source_timer_update(cap->watchdog, 1);
+		wl_event_source_timer_update(cap->drop_timer, 1);
 	if (f->copy) {
 		size_t size = (size_t)f->frame.stride * f->frame.height;
 		if (cap && cap->n_spare < SPARE_COPIES && size == cap->spare_size)
@@ -398,11 +395,7 @@ void wbc_capture_deliver(struct wbc_capture *cap, struct wbc_kms_pipe *pipe,
 	}
 	f->frame = *frame;
 	f->pipe = pipe;
-	if (cap->awaiting) {
-		cap->awaiting--;
-		cap->awaiting_since = now_ns();
-		wl_event_source_timer_update(cap->watchdog, cap->awaiting ? STALL_MS : 0);
-	}
+	cap->lost_in_row = 0;
 	deliver(cap, f);
 }
 
@@ -513,30 +506,48 @@ static bool readback(struct wbc_capture *cap, struct wlr_buffer *buffer,
 }
 
 /*
- * The writeback watchdog. Linux 6.1's VKMS can lose a writeback job: the deferred cleanup
- * of job N-1 (drm_writeback_signal_completion queues it on system_long_wq) calls
- * vkms_set_composer(false), and when that runs after job N's commit already set it true
- * (vkms_wb_atomic_commit), no composer work runs for job N and its out-fence never
- * signals. Userspace sees fence N-1 before that cleanup runs, so a commit armed quickly
- * after it (or a guest vCPU that stalls, as on a loaded TCG host) hits it. The KMS backend
- * then holds every later commit back waiting for that fence: the display freezes. So:
- * when a shown capture's frame has not come for STALL_MS, give writeback up on this
- * output, capture by readback from now on (starting with what is on screen now), and once
- * the consumers gave every writeback frame back, let the adapter drop the writeback pool,
- * which frees the display again.
+ * Lost writeback frames. The KMS backend reports a job lost when its out-fence has not
+ * signalled in time, and lets the commits it held back go out. Linux 6.1's VKMS loses
+ * jobs: the deferred cleanup of job N-1 (drm_writeback_signal_completion queues it on
+ * system_long_wq) calls vkms_set_composer(false), and when that runs after job N's commit
+ * already set it true (vkms_wb_atomic_commit), no composer work runs for job N. Userspace
+ * sees fence N-1 before that cleanup runs, so a commit armed quickly after it (or a guest
+ * vCPU that stalls, as on a loaded TCG host) hits it. From then on every job is completed
+ * by the composition of the next one (drm_writeback_signal_completion signals the oldest
+ * queued job), so every later fence signals one capture late and is lost as well. So:
+ * one loss re-captures what is on screen when due; LOST_LIMIT in a row give writeback up
+ * on this output: readback from now on (starting with what is on screen), and once the
+ * consumers gave every writeback frame back, the adapter drops the writeback pool.
  */
-static void stall(struct wbc_capture *cap)
+static void fall_back(struct wbc_capture *cap, const char *why)
 {
 	cap->stalled = true;
 	cap->method = WBC_CAPTURE_READBACK;
-	cap->inflight = cap->awaiting = 0;
-	wbc_log(WLR_ERROR, "%s: capture: writeback stalled (a shown capture's out-fence has not "
-		"signalled for %d ms; a kernel bug, e.g. Linux 6.1 VKMS): switching to readback",
-		cap->output->name, STALL_MS);
+	cap->inflight = 0;
+	wbc_log(WLR_ERROR, "%s: capture: writeback stalled (%u frames in a row lost; the last "
+		"because %s; a kernel bug, e.g. Linux 6.1 VKMS): switching to readback",
+		cap->output->name, cap->lost_in_row, why);
 	struct wlr_buffer *front = wbc_output_front_buffer(cap->output);
 	struct wbc_kms_flip_event ev = { .status = WBC_KMS_FLIP_DONE,
 		.timestamp_ns = now_ns() };
 	cap->stale = !(front && readback(cap, front, &ev));
+	wl_event_source_timer_update(cap->drop_timer, 1);
+}
+
+void wbc_capture_writeback_lost(struct wbc_capture *cap, const char *why)
+{
+	if (cap->stalled)
+		return;
+	if (cap->inflight)
+		cap->inflight--;
+	cap->lost_in_row++;
+	wbc_log(WLR_ERROR, "%s: capture: writeback frame lost (%u in a row): %s",
+		cap->output->name, cap->lost_in_row, why);
+	if (cap->lost_in_row >= LOST_LIMIT)
+		fall_back(cap, why);
+	else
+		cap->stale = true;       /* what is on screen was not captured */
+	reschedule(cap);
 }
 
 static bool holds_writeback(const struct wbc_capture *cap)
@@ -548,15 +559,9 @@ static bool holds_writeback(const struct wbc_capture *cap)
 	return false;
 }
 
-static int handle_watchdog(void *data)
+static int handle_drop_timer(void *data)
 {
 	struct wbc_capture *cap = data;
-	if (!cap->stalled) {
-		if (cap->awaiting && now_ns() - cap->awaiting_since >= STALL_MS * 1000000ull)
-			stall(cap);
-		else if (cap->awaiting)
-			wl_event_source_timer_update(cap->watchdog, STALL_MS);
-	}
 	if (cap->stalled && !cap->dropped && !holds_writeback(cap)) {
 		cap->dropped = true;
 		wbc_output_drop_writeback(cap->output);
@@ -575,10 +580,6 @@ void wbc_capture_flipped(struct wbc_capture *cap, struct wlr_buffer *buffer,
 		wl_list_for_each(c, &cap->consumers, link)
 			if (c->continuous && now >= due_at(cap, c, c->interval_ns) && is_busy(c))
 				c->busy_skips++;
-	}
-	if (captured && cap->method == WBC_CAPTURE_WRITEBACK && cap->awaiting++ == 0) {
-		cap->awaiting_since = now_ns();
-		wl_event_source_timer_update(cap->watchdog, STALL_MS);
 	}
 	if (cap->method == WBC_CAPTURE_READBACK)
 		captured = wbc_capture_wants(cap) && readback(cap, buffer, ev);

@@ -103,6 +103,9 @@ bool wbc_capture_wants(const struct wbc_capture *capture);
 bool wbc_capture_wants_repeat(const struct wbc_capture *capture);
 void wbc_capture_armed(struct wbc_capture *capture);   /* a commit went out armed */
 void wbc_capture_lost(struct wbc_capture *capture);    /* an armed commit produced nothing */
+/* A shown armed commit's writeback job was given up by the KMS backend (why: its reason);
+ * after a few in a row the capture switches to readback for good. */
+void wbc_capture_writeback_lost(struct wbc_capture *capture, const char *why);
 void wbc_capture_reset(struct wbc_capture *capture);   /* the pipe went away: nothing armed */
 /* A commit is on screen since ev->timestamp_ns showing buffer; internal: a re-commit of
  * what was already shown. Does the readback when that is the method. */

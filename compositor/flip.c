@@ -4,7 +4,8 @@
  *   DONE        -> wlr_output_send_present (kernel time and sequence) + frame event
  *   SUPERSEDED  -> present(presented = false); the newer commit brings the frame
  *   FAILED      -> present(presented = false), damage, frame one refresh later
- * and writeback frames, which go to the output's capture hook (which releases them).
+ * and writeback frames, which go to the output's capture hook (which releases them), or
+ * reports of lost ones (their out-fence timed out in the KMS backend).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -130,26 +131,23 @@ void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct 
 	}
 }
 
-/* Test hook: WBC_DEBUG_LOSE_WRITEBACK_AFTER=N loses every writeback frame after the Nth,
- * as if their out-fences never signalled (what the capture hook's watchdog handles). */
-static bool lose_frame(void)
-{
-	static long after = -2, seen;
-	if (after == -2) {
-		const char *e = getenv("WBC_DEBUG_LOSE_WRITEBACK_AFTER");
-		after = e && *e ? atol(e) : -1;
-	}
-	return after >= 0 && ++seen > after;
-}
-
 void wbc_output_handle_wb_frame(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_wb_frame *frame)
 {
 	struct wbc_output *out = data;
-	if (out->capture && !out->destroying && !lose_frame()) {
+	if (out->capture && !out->destroying) {
 		out->stats.captures++;
 		wbc_capture_deliver(out->capture, pipe, frame);  /* releases it */
 		return;
 	}
 	wbc_kms_pipe_release_frame(pipe, frame->buffer);
+}
+
+void wbc_output_handle_wb_lost(void *data, struct wbc_kms_pipe *pipe,
+		const struct wbc_kms_wb_lost *lost)
+{
+	struct wbc_output *out = data;
+	out->stats.captures_lost++;
+	if (out->capture && !out->destroying)
+		wbc_capture_writeback_lost(out->capture, lost->reason);
 }

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <drm_fourcc.h>
 #include <wlr/types/wlr_buffer.h>
 #include "adapter-private.h"
@@ -75,7 +77,8 @@ static int pipe_open(struct wbc_output *out, const drmModeModeInfo *mode)
 {
 	struct wbc_kms_pipe_options opts = { .connector_id = out->connector_id, .mode = mode };
 	struct wbc_kms_pipe_listener listener = {
-		.flip = wbc_output_handle_flip, .frame = wbc_output_handle_wb_frame, .data = out,
+		.flip = wbc_output_handle_flip, .frame = wbc_output_handle_wb_frame,
+		.frame_lost = wbc_output_handle_wb_lost, .data = out,
 	};
 	int ret = wbc_kms_pipe_create(out->backend->dev, &opts, &listener, &out->pipe);
 	if (ret < 0) {
@@ -201,6 +204,19 @@ static bool output_test(struct wlr_output *wo)
 	return true;
 }
 
+/* Test hook: WBC_DEBUG_LOSE_WRITEBACK_AFTER=N hands the KMS backend, for every capture
+ * after the Nth, a fence that never signals (an eventfd nobody writes) instead of the
+ * kernel's out-fence: the backend gives those jobs up after its fence timeout, as it does
+ * the jobs Linux 6.1 VKMS loses (see capture.c). */
+static int debug_lose_fence(void *data, int fence_fd)
+{
+	struct wbc_output *out = data;
+	if (++out->debug_fences <= out->debug_lose_after)
+		return fence_fd;
+	close(fence_fd);
+	return eventfd(0, EFD_CLOEXEC);
+}
+
 static int enable_writeback(struct wbc_output *out, unsigned n_buffers)
 {
 	if (wbc_kms_pipe_writeback_format(out->pipe))
@@ -212,6 +228,10 @@ static int enable_writeback(struct wbc_output *out, unsigned n_buffers)
 	if (!n_buffers && out->capture)
 		n_buffers = wbc_capture_pool_size(out->capture);
 	o.n_buffers = n_buffers > 16 ? 16 : n_buffers;  /* the backend's pool limit */
+	if (out->debug_lose_after >= 0) {
+		o.debug_fence = debug_lose_fence;
+		o.debug_fence_data = out;
+	}
 	if (wbc_kms_pipe_enable_writeback(out->pipe, &o) == 0) {
 		wbc_log(WLR_DEBUG, "%s: writeback pool of %u buffers", out->base.name,
 			o.n_buffers ? o.n_buffers : 3);
@@ -361,27 +381,12 @@ void wbc_output_drop_writeback(struct wlr_output *wo)
 	out->writeback_failed = true;
 	if (!out->pipe || !wbc_kms_pipe_writeback_format(out->pipe))
 		return;
+	/* The backend lets the commit in flight land first (bounded) and sends a queued
+	 * state without capture; buffers of lost jobs go with the pool. */
 	out->in_call++;
-	/* Not while a captured commit's flip is on its way: the backend would then report
-	 * it into the freed pool. In a real stall nothing is on its way (the backend holds
-	 * commits back for the lost fence), so this only waits when frames were lost some
-	 * other way; and no new commit is armed now that the capture reads back. */
-	for (int i = 0; i < 25 && wbc_kms_pipe_busy(out->pipe); i++)
-		wbc_kms_device_wait(out->backend->dev, 20);
-	wbc_kms_pipe_disable_writeback(out->pipe);  /* waits (bounded) for the lost fence */
+	wbc_kms_pipe_disable_writeback(out->pipe);
 	out->in_call--;
 	wbc_log(WLR_INFO, "%s: writeback disabled", wo->name);
-	/* The pipe is free now but keeps the state it queued, armed for a writeback that no
-	 * longer exists: commit the newest buffer twice, so that the first goes out at once
-	 * and the second replaces that queued state (reported superseded). */
-	if (wl_list_empty(&out->commits))
-		return;
-	struct wbc_commit *last = wl_container_of(out->commits.prev, last, link);
-	struct wlr_buffer *buffer = last->buffer;
-	struct wbc_fb *fb = buffer ? wbc_fb_get(out->backend, buffer) : NULL;
-	for (int i = 0; fb && i < 2; i++)
-		if (submit(out, buffer, fb, NULL, true) < 0)
-			break;
 }
 
 static const struct wlr_drm_format_set *output_get_primary_formats(struct wlr_output *wo,
@@ -411,13 +416,7 @@ static void output_destroy(struct wlr_output *wo)
 	wlr_drm_format_set_finish(&out->primary_formats);
 	struct wbc_adapter_stats sum = { 0 };
 	wbc_output_add_stats(out, &sum);
-	struct wbc_adapter_stats *r = &out->backend->retired;
-	r->commits += sum.commits;
-	r->flips += sum.flips;
-	r->superseded += sum.superseded;
-	r->failed += sum.failed;
-	r->missed_vblanks += sum.missed_vblanks;
-	r->captures += sum.captures;
+	wbc_adapter_stats_add(&out->backend->retired, &sum);
 	wl_list_remove(&out->link);
 	free(out);
 }
@@ -440,6 +439,7 @@ void wbc_output_add_stats(struct wbc_output *out, struct wbc_adapter_stats *sum)
 	sum->failed += out->stats.failed;
 	sum->missed_vblanks += out->stats.missed_vblanks + ps.missed_vblanks;
 	sum->captures += out->stats.captures;
+	sum->captures_lost += out->stats.captures_lost;
 }
 
 /* ---- Creation ------------------------------------------------------------------------ */
@@ -468,6 +468,8 @@ int wbc_output_create(struct wbc_backend *b, struct wbc_kms_connector *conn)
 		return -1;
 	out->backend = b;
 	out->connector_id = conn->id;
+	const char *lose = getenv("WBC_DEBUG_LOSE_WRITEBACK_AFTER");
+	out->debug_lose_after = lose && *lose ? atol(lose) : -1;
 	wl_list_init(&out->commits);
 	wlr_output_init(&out->base, &b->base, &output_impl, b->display);
 	wl_list_insert(b->outputs.prev, &out->link);

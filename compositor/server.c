@@ -232,13 +232,15 @@ static void print_stats(struct wbc_server *s)
 	wbc_adapter_get_stats(s->adapter, &st);
 	if (s->opts->verbose)
 		wbc_log(WLR_INFO, "stats: %llu commits reached the KMS backend, %llu shown, "
-			"%llu superseded, %llu failed, %llu missed vblanks, %llu writeback frames",
-			(unsigned long long)st.commits, (unsigned long long)st.flips,
+			"%llu superseded, %llu failed, %llu missed vblanks, %llu writeback frames, "
+			"%llu lost", (unsigned long long)st.commits, (unsigned long long)st.flips,
 			(unsigned long long)st.superseded, (unsigned long long)st.failed,
-			(unsigned long long)st.missed_vblanks, (unsigned long long)st.captures);
-	fprintf(stderr, "wbc: stats commits=%llu flips=%llu missed_vblanks=%llu\n",
-		(unsigned long long)st.commits, (unsigned long long)st.flips,
-		(unsigned long long)st.missed_vblanks);
+			(unsigned long long)st.missed_vblanks, (unsigned long long)st.captures,
+			(unsigned long long)st.captures_lost);
+	fprintf(stderr, "wbc: stats commits=%llu flips=%llu missed_vblanks=%llu "
+		"writeback_lost=%llu\n", (unsigned long long)st.commits,
+		(unsigned long long)st.flips, (unsigned long long)st.missed_vblanks,
+		(unsigned long long)st.captures_lost);
 }
 
 void wbc_server_finish(struct wbc_server *s)

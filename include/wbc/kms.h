@@ -255,9 +255,25 @@ struct wbc_kms_wb_frame {
 	void *user_data;                 /* of that commit */
 };
 
+/*
+ * A writeback job given up on: its out-fence had not signalled fence_timeout_ms after its
+ * commit was shown (a driver bug, e.g. Linux 6.1 VKMS losing a job). Commits that waited
+ * for it go out now. Its buffer does not go back to the pool, because the engine may still
+ * write into it: it waits, out of use, until the fence signals (then it is reused, never
+ * delivered) or the pool is freed.
+ */
+struct wbc_kms_wb_lost {
+	uint64_t sequence, timestamp_ns; /* of the commit that was armed */
+	void *user_data;                 /* of that commit */
+	int timeout_ms;
+	const char *reason;              /* readable, valid during the call */
+};
+
 struct wbc_kms_pipe_listener {
 	void (*flip)(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_flip_event *ev);
 	void (*frame)(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_frame *frame);
+	/* Optional. Must not disable writeback or destroy the pipe from inside. */
+	void (*frame_lost)(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_lost *lost);
 	void *data;
 };
 
@@ -306,6 +322,8 @@ struct wbc_kms_pipe_stats {
 	uint64_t modesets;
 	uint64_t estimated_timestamps;   /* flips whose kernel time predated the commit */
 	uint64_t captures_armed, captures_done, captures_skipped;
+	uint64_t captures_lost;          /* reported through frame_lost */
+	uint64_t captures_late;          /* of those, fences that signalled later (buffer reused) */
 };
 void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe_stats *out);
 
@@ -328,7 +346,23 @@ struct wbc_kms_writeback_options {
 	unsigned n_buffers;              /* 0: 3 */
 	uint32_t width, height;          /* 0: the mode's size; anything else must equal it */
 	bool wait_fence;                 /* default true via wbc_kms_writeback_options_init */
+	/* How long after its commit was shown an out-fence may take before the job is given
+	 * up as lost (frame_lost) and commits waiting for it go out. 0: the default,
+	 * WBC_KMS_WB_FENCE_TIMEOUT_MS; < 0: wait for ever. */
+	int fence_timeout_ms;
+	/* Test hook: every armed commit's out-fence fd goes through it, and the pool waits on
+	 * the fd it returns instead (which the pool then owns; the hook owns fence_fd unless
+	 * it returns it; -1: no fence, complete at the flip). Lets tests simulate a fence that
+	 * never signals or signals late (e.g. with sw_sync). NULL: none. */
+	int (*debug_fence)(void *data, int fence_fd);
+	void *debug_fence_data;
 };
+/* A healthy out-fence signals about one refresh period after the flip (VKMS composes in a
+ * worker right after the vblank; display engines finish writing with the scan-out), so 1 s
+ * is at least 24 periods at any usual refresh and only expires for a job that is really
+ * lost, or on a machine that stalled for a second anyway. It bounds how long the display
+ * freezes per lost job. */
+#define WBC_KMS_WB_FENCE_TIMEOUT_MS 1000
 void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts);
 /* Make the writeback buffer pool; the connector itself is routed in the pipe's first
  * modeset. Capture happens on commits with state.capture set. Validates the format

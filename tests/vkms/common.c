@@ -1,8 +1,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
 #include <drm_fourcc.h>
+#include <linux/types.h>
 #include "common.h"
 
 struct wbc_kms_device *test_open(void)
@@ -62,6 +68,23 @@ static void on_frame(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms
 		wbc_kms_pipe_release_frame(pipe, f->buffer);
 }
 
+static void on_lost(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_lost *l)
+{
+	struct test_events *te = data;
+	if (te->n_lost < sizeof(te->lost) / sizeof(te->lost[0])) {
+		struct test_lost *r = &te->lost[te->n_lost];
+		r->sequence = l->sequence;
+		r->user_data = l->user_data;
+		r->timeout_ms = l->timeout_ms;
+		r->flips_before = te->n_flips;
+		r->at_ns = test_now_ns();
+		snprintf(r->reason, sizeof(r->reason), "%s", l->reason);
+	}
+	te->n_lost++;
+	if (!te->allow_lost)
+		fail_msg("writeback job lost after %zu flips: %s", te->n_flips, l->reason);
+}
+
 static void pipe_init(struct test_pipe *tp, uint32_t w, uint32_t h, bool cursor, bool overlay,
 		bool wb)
 {
@@ -74,7 +97,8 @@ static void pipe_init(struct test_pipe *tp, uint32_t w, uint32_t h, bool cursor,
 	const drmModeModeInfo *mode = test_find_mode(c, w, h);
 	struct wbc_kms_pipe_options opts = { .connector_id = c->id, .mode = mode,
 		.want_cursor = cursor, .want_overlay = overlay };
-	struct wbc_kms_pipe_listener l = { .flip = on_flip, .frame = on_frame, .data = &tp->ev };
+	struct wbc_kms_pipe_listener l = { .flip = on_flip, .frame = on_frame,
+		.frame_lost = on_lost, .data = &tp->ev };
 	int ret = wbc_kms_pipe_create(tp->dev, &opts, &l, &tp->pipe);
 	if (ret < 0)
 		fail_msg("pipe: %s", wbc_kms_device_error(tp->dev));
@@ -130,6 +154,11 @@ void test_wait_frames(struct test_pipe *tp, size_t frames, int timeout_ms)
 	wait_until(tp, &tp->ev.n_frames, frames, timeout_ms);
 }
 
+void test_wait_lost(struct test_pipe *tp, size_t lost, int timeout_ms)
+{
+	wait_until(tp, &tp->ev.n_lost, lost, timeout_ms);
+}
+
 void test_draw(struct wbc_kms_buffer *buf, uint32_t n)
 {
 	for (uint32_t y = 0; y < buf->fb.height; y++) {
@@ -157,6 +186,46 @@ uint32_t test_checksum(const void *data, uint32_t stride, uint32_t w, uint32_t h
 			sum = (sum ^ (row[x] & 0xffffffu)) * 16777619u;
 	}
 	return sum;
+}
+
+/* The kernel's sw_sync ABI (drivers/dma-buf/sw_sync.c; no uapi header exports it). */
+struct test_sw_sync_create_fence {
+	__u32 value;
+	char name[32];
+	__s32 fence;
+};
+#define TEST_SW_SYNC_IOC_CREATE_FENCE _IOWR('W', 0, struct test_sw_sync_create_fence)
+#define TEST_SW_SYNC_IOC_INC _IOW('W', 1, __u32)
+
+int test_sw_sync_timeline(void)
+{
+	int fd = open("/sys/kernel/debug/sync/sw_sync", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		fail_msg("sw_sync: /sys/kernel/debug/sync/sw_sync: %s", strerror(errno));
+	return fd;
+}
+
+int test_sw_sync_fence(int timeline, uint32_t point)
+{
+	struct test_sw_sync_create_fence c = { .value = point };
+	snprintf(c.name, sizeof(c.name), "wbc-test-%u", point);
+	if (ioctl(timeline, TEST_SW_SYNC_IOC_CREATE_FENCE, &c) != 0)
+		fail_msg("sw_sync: create fence: %s", strerror(errno));
+	return c.fence;
+}
+
+void test_sw_sync_advance(int timeline, uint32_t steps)
+{
+	__u32 n = steps;
+	if (ioctl(timeline, TEST_SW_SYNC_IOC_INC, &n) != 0)
+		fail_msg("sw_sync: advance: %s", strerror(errno));
+}
+
+uint64_t test_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 int test_count_fds(void)

@@ -12,6 +12,16 @@
 #define VKMS_DEV "/dev/dri/card0"
 #define MAX_EVENTS 4096
 
+/* A frame_lost report, as a test pipe saw it. */
+struct test_lost {
+	uint64_t sequence;
+	void *user_data;
+	int timeout_ms;
+	size_t flips_before;         /* n_flips when it was reported */
+	uint64_t at_ns;              /* CLOCK_MONOTONIC when it was reported */
+	char reason[200];
+};
+
 /* What a test pipe saw: every flip event and every writeback frame, in order. */
 struct test_events {
 	size_t n_flips;
@@ -23,6 +33,11 @@ struct test_events {
 		uint32_t checksum;       /* of the frame content, X bytes masked */
 		int content;             /* frame_check's verdict */
 	} frames[MAX_EVENTS];
+	/* frame_lost reports. Unless allowed, the first one fails the test at once (Linux 6.1
+	 * VKMS can lose a job, and then every later one: see compositor/capture.c). */
+	bool allow_lost;
+	size_t n_lost;
+	struct test_lost lost[16];
 	bool hold_frames;            /* keep buffers instead of releasing them */
 	size_t n_held;
 	struct wbc_kms_wb_buffer *held[64];
@@ -53,6 +68,7 @@ struct wbc_kms_buffer *test_buffer(struct test_pipe *tp, uint32_t w, uint32_t h,
 /* Dispatch until the pipe has seen `flips` flip events (or timeout_ms passed). */
 void test_wait_flips(struct test_pipe *tp, size_t flips, int timeout_ms);
 void test_wait_frames(struct test_pipe *tp, size_t frames, int timeout_ms);
+void test_wait_lost(struct test_pipe *tp, size_t lost, int timeout_ms);
 
 /* Deterministic content: the pixel a test draws at (x, y) for frame n. */
 static inline uint32_t test_pixel(uint32_t x, uint32_t y, uint32_t n)
@@ -63,6 +79,13 @@ static inline uint32_t test_pixel(uint32_t x, uint32_t y, uint32_t n)
 void test_draw(struct wbc_kms_buffer *buf, uint32_t n);
 void test_fill(struct wbc_kms_buffer *buf, uint32_t argb);
 uint32_t test_checksum(const void *data, uint32_t stride, uint32_t w, uint32_t h);
+
+/* sw_sync (debugfs): a software timeline whose fences are real sync_files that signal
+ * when the test advances the timeline to their point. */
+int test_sw_sync_timeline(void);
+int test_sw_sync_fence(int timeline, uint32_t point);
+void test_sw_sync_advance(int timeline, uint32_t steps);
+uint64_t test_now_ns(void);
 
 int test_count_fds(void);
 /* Framebuffers the device holds, from debugfs. */
