@@ -31,6 +31,20 @@ struct wbc_output_mode {
 	drmModeModeInfo info;
 };
 
+/* The hardware cursor of an output (cursor.c): the image its cursor plane shows from the
+ * next commit on. Without a usable cursor plane, software cursors are locked on and
+ * wlroots draws the cursor into the primary buffer. */
+struct wbc_cursor {
+	struct wlr_buffer *buffer;       /* locked; NULL: hidden */
+	int x, y;                        /* the hotspot on the output, buffer coordinates */
+	int hotspot_x, hotspot_y;        /* in the image */
+	struct wlr_drm_format_set formats; /* of the cursor plane; empty: none */
+	bool software;                   /* software cursors are locked on for good */
+	bool hardware_said;              /* "cursor plane in use" logged */
+	struct wl_event_source *fallback_idle; /* locks software cursors out of a commit */
+	char fallback_why[WBC_KMS_ERROR_MAX];
+};
+
 /* Owned by wlroots' wlr_output_destroy (which calls output_impl.destroy). */
 struct wbc_output {
 	struct wlr_output base;
@@ -39,6 +53,8 @@ struct wbc_output {
 	uint32_t connector_id;
 	struct wbc_kms_pipe *pipe;       /* owned; NULL while disabled */
 	struct wlr_buffer *front;        /* locked: the buffer on screen, NULL before any */
+	struct wlr_buffer *cursor_front; /* locked: the cursor plane's image on screen, or NULL */
+	struct wbc_cursor cursor;
 	struct wl_list commits;          /* wbc_commit.link: given to the pipe, not reported */
 	struct wbc_capture *capture;     /* borrowed; may be NULL */
 	struct wlr_drm_format_set primary_formats;
@@ -63,6 +79,7 @@ struct wbc_commit {
 	bool internal;                   /* made by the adapter itself: wlroots doesn't know it */
 	bool capture;                    /* armed for writeback */
 	struct wlr_buffer *buffer;       /* locked until the next buffer replaces it on screen */
+	struct wlr_buffer *cursor;       /* locked likewise: its cursor plane image, or NULL */
 };
 
 /* A KMS framebuffer imported from a wlr_buffer: an addon of the buffer (removed when the
@@ -80,10 +97,28 @@ void wbc_fb_destroy_all(struct wbc_backend *backend);
 
 /* output.c */
 int wbc_output_create(struct wbc_backend *backend, struct wbc_kms_connector *conn);
+struct wbc_output *wbc_output_from(struct wlr_output *output);
+void wbc_plane_format_set(const struct wbc_kms_plane *plane, struct wlr_drm_format_set *set);
 void wbc_output_add_stats(struct wbc_output *output, struct wbc_adapter_stats *sum);
 
 /* backend.c */
 void wbc_adapter_stats_add(struct wbc_adapter_stats *sum, const struct wbc_adapter_stats *s);
+
+/* cursor.c: the wlr_output_impl cursor hooks, and the cursor's part of each commit. */
+void wbc_cursor_init(struct wbc_output *output);     /* once its first pipe exists */
+void wbc_cursor_finish(struct wbc_output *output);
+bool wbc_cursor_set(struct wlr_output *output, struct wlr_buffer *buffer, int hotspot_x,
+		int hotspot_y);
+bool wbc_cursor_move(struct wlr_output *output, int x, int y);
+const struct wlr_drm_format_set *wbc_cursor_formats(struct wlr_output *output,
+		uint32_t buffer_caps);
+void wbc_cursor_size(struct wlr_output *output, int *width, int *height);
+/* Fill the cursor plane's state for a commit; returns its image, locked for the commit
+ * record, or NULL when the plane is off. */
+struct wlr_buffer *wbc_cursor_plane_state(struct wbc_output *output,
+		struct wbc_kms_plane_state *plane);
+/* A commit went through only without the cursor plane: software cursors from now on. */
+void wbc_cursor_refused(struct wbc_output *output, const char *why);
 
 /* flip.c: the pipe listener, and the end of a commit record. */
 void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe,

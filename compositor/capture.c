@@ -35,6 +35,7 @@ struct wbc_capture {
 	bool readback_failed;            /* said once */
 	unsigned lost_in_row;            /* writeback frames lost since the last delivered */
 	bool stalled;                    /* writeback gave up: readback from now on */
+	bool cursor_locked;              /* readback: software cursors locked on (see use_readback) */
 	bool dropped;                    /* ... and the writeback pool is gone */
 	struct wl_event_source *drop_timer; /* drops the pool once no frame of it is held */
 	size_t spare_size;               /* readback copies kept for reuse */
@@ -229,6 +230,8 @@ void wbc_capture_destroy(struct wbc_capture *cap)
 		free(cap->spare[i]);
 	wl_event_source_remove(cap->timer);
 	wl_event_source_remove(cap->drop_timer);
+	if (cap->cursor_locked)
+		wlr_output_lock_software_cursors(cap->output, false);
 	free(cap);
 }
 
@@ -238,9 +241,22 @@ void wbc_capture_pipe_closing(struct wbc_capture *cap)
 	orphan_frames(cap, true);
 }
 
+/* A readback copies the primary buffer, which a cursor on the cursor plane is not in:
+ * while capturing that way, wlroots draws the cursor into the buffer (software cursor). */
+static void use_readback(struct wbc_capture *cap)
+{
+	cap->method = WBC_CAPTURE_READBACK;
+	if (!cap->cursor_locked)
+		wlr_output_lock_software_cursors(cap->output, true);
+	cap->cursor_locked = true;
+}
+
 void wbc_capture_set_method(struct wbc_capture *cap, enum wbc_capture_method method)
 {
-	cap->method = method;
+	if (method == WBC_CAPTURE_READBACK)
+		use_readback(cap);
+	else
+		cap->method = method;
 }
 
 enum wbc_capture_method wbc_capture_get_method(const struct wbc_capture *cap)
@@ -522,7 +538,7 @@ static bool readback(struct wbc_capture *cap, struct wlr_buffer *buffer,
 static void fall_back(struct wbc_capture *cap, const char *why)
 {
 	cap->stalled = true;
-	cap->method = WBC_CAPTURE_READBACK;
+	use_readback(cap);
 	cap->inflight = 0;
 	wbc_log(WLR_ERROR, "%s: capture: writeback stalled (%u frames in a row lost; the last "
 		"because %s; a kernel bug, e.g. Linux 6.1 VKMS): switching to readback",

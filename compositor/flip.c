@@ -59,6 +59,7 @@ void wbc_commit_free(struct wbc_commit *c)
 {
 	wl_list_remove(&c->link);
 	wlr_buffer_unlock(c->buffer);
+	wlr_buffer_unlock(c->cursor);
 	free(c);
 }
 
@@ -98,6 +99,9 @@ void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct 
 		wlr_buffer_unlock(out->front);
 		out->front = c->buffer;
 		c->buffer = NULL;
+		wlr_buffer_unlock(out->cursor_front);
+		out->cursor_front = c->cursor;
+		c->cursor = NULL;
 		bool internal = c->internal;
 		wbc_commit_free(c);
 		if (out->destroying)

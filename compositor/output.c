@@ -22,7 +22,7 @@
 
 static const struct wlr_output_impl output_impl;
 
-static struct wbc_output *output_from(struct wlr_output *wo)
+struct wbc_output *wbc_output_from(struct wlr_output *wo)
 {
 	return wl_container_of(wo, (struct wbc_output *)NULL, base);
 }
@@ -34,13 +34,13 @@ bool wbc_output_is_adapter(struct wlr_output *output)
 
 struct wbc_kms_pipe *wbc_output_pipe(struct wlr_output *output)
 {
-	return wbc_output_is_adapter(output) ? output_from(output)->pipe : NULL;
+	return wbc_output_is_adapter(output) ? wbc_output_from(output)->pipe : NULL;
 }
 
 void wbc_output_set_capture(struct wlr_output *output, struct wbc_capture *capture)
 {
 	if (wbc_output_is_adapter(output))
-		output_from(output)->capture = capture;
+		wbc_output_from(output)->capture = capture;
 }
 
 static int32_t mode_refresh_mhz(const drmModeModeInfo *m)
@@ -59,23 +59,23 @@ static int32_t mode_refresh_mhz(const drmModeModeInfo *m)
 
 /* ---- Pipe lifetime ----------------------------------------------------------------- */
 
-static void fill_formats(struct wbc_output *out)
+void wbc_plane_format_set(const struct wbc_kms_plane *p, struct wlr_drm_format_set *set)
 {
-	wlr_drm_format_set_finish(&out->primary_formats);
-	const struct wbc_kms_plane *p = wbc_kms_pipe_plane(out->pipe, WBC_KMS_PLANE_PRIMARY);
+	wlr_drm_format_set_finish(set);
 	for (size_t i = 0; p && i < p->n_formats; i++) {
 		const struct wbc_kms_format *f = &p->formats[i];
-		wlr_drm_format_set_add(&out->primary_formats, f->fourcc, DRM_FORMAT_MOD_INVALID);
+		wlr_drm_format_set_add(set, f->fourcc, DRM_FORMAT_MOD_INVALID);
 		if (!p->has_in_formats)
-			wlr_drm_format_set_add(&out->primary_formats, f->fourcc, DRM_FORMAT_MOD_LINEAR);
+			wlr_drm_format_set_add(set, f->fourcc, DRM_FORMAT_MOD_LINEAR);
 		for (size_t m = 0; p->has_in_formats && m < f->n_modifiers; m++)
-			wlr_drm_format_set_add(&out->primary_formats, f->fourcc, f->modifiers[m]);
+			wlr_drm_format_set_add(set, f->fourcc, f->modifiers[m]);
 	}
 }
 
 static int pipe_open(struct wbc_output *out, const drmModeModeInfo *mode)
 {
-	struct wbc_kms_pipe_options opts = { .connector_id = out->connector_id, .mode = mode };
+	struct wbc_kms_pipe_options opts = { .connector_id = out->connector_id, .mode = mode,
+		.want_cursor = true };
 	struct wbc_kms_pipe_listener listener = {
 		.flip = wbc_output_handle_flip, .frame = wbc_output_handle_wb_frame,
 		.frame_lost = wbc_output_handle_wb_lost, .data = out,
@@ -85,7 +85,8 @@ static int pipe_open(struct wbc_output *out, const drmModeModeInfo *mode)
 		wbc_log(WLR_ERROR, "%s: %s", out->base.name, wbc_kms_device_error(out->backend->dev));
 		return ret;
 	}
-	fill_formats(out);
+	wbc_plane_format_set(wbc_kms_pipe_plane(out->pipe, WBC_KMS_PLANE_PRIMARY),
+		&out->primary_formats);
 	return 0;
 }
 
@@ -114,6 +115,8 @@ static void pipe_close(struct wbc_output *out)
 		wbc_capture_reset(out->capture);
 	wlr_buffer_unlock(out->front);
 	out->front = NULL;
+	wlr_buffer_unlock(out->cursor_front);
+	out->cursor_front = NULL;
 }
 
 /* ---- Commit and test ---------------------------------------------------------------- */
@@ -194,7 +197,7 @@ static bool make_plan(struct wbc_output *out, struct plan *p)
 
 static bool output_test(struct wlr_output *wo)
 {
-	struct wbc_output *out = output_from(wo);
+	struct wbc_output *out = wbc_output_from(wo);
 	struct plan p;
 	if (!make_plan(out, &p))
 		return false;
@@ -262,7 +265,7 @@ int wbc_output_prepare_writeback(struct wlr_output *wo, unsigned n_buffers, uint
 		snprintf(how, len, "%s is not driven by the wbc KMS backend", wo->name);
 		return -1;
 	}
-	struct wbc_output *out = output_from(wo);
+	struct wbc_output *out = wbc_output_from(wo);
 	if (!out->pipe) {
 		snprintf(how, len, "%s is off", wo->name);
 		return -1;
@@ -291,6 +294,16 @@ int wbc_output_prepare_writeback(struct wlr_output *wo, unsigned n_buffers, uint
 	return 0;
 }
 
+static int pipe_call(struct wbc_output *out, const struct wbc_output_mode *modeset,
+		const struct wbc_kms_pipe_state *state)
+{
+	out->in_call++;
+	int ret = modeset ? wbc_kms_pipe_set_mode(out->pipe, &modeset->info, state) :
+		wbc_kms_pipe_commit(out->pipe, state);
+	out->in_call--;
+	return ret;
+}
+
 /* Hand one state to the pipe; the commit record is owned by out->commits on success. */
 static int submit(struct wbc_output *out, struct wlr_buffer *buffer, struct wbc_fb *fb,
 		const struct wbc_output_mode *modeset, bool internal)
@@ -302,20 +315,31 @@ static int submit(struct wbc_output *out, struct wlr_buffer *buffer, struct wbc_
 		.internal = internal, .buffer = wlr_buffer_lock(buffer) };
 	wl_list_insert(out->commits.prev, &c->link);
 	struct wbc_kms_pipe_state state = { .primary = { .fb = &fb->fb }, .user_data = c };
+	c->cursor = wbc_cursor_plane_state(out, &state.cursor);
 	state.capture = c->capture = want_capture(out);
-	out->in_call++;
-	int ret = modeset ? wbc_kms_pipe_set_mode(out->pipe, &modeset->info, &state) :
-		wbc_kms_pipe_commit(out->pipe, &state);
-	out->in_call--;
+	int ret = pipe_call(out, modeset, &state);
+	if (ret < 0 && c->cursor) {
+		/* Maybe the cursor plane: the screen matters more than a hardware cursor. */
+		char why[WBC_KMS_ERROR_MAX];
+		snprintf(why, sizeof(why), "%s", wbc_kms_device_error(out->backend->dev));
+		state.cursor = (struct wbc_kms_plane_state){ 0 };
+		wlr_buffer_unlock(c->cursor);
+		c->cursor = NULL;
+		ret = pipe_call(out, modeset, &state);
+		if (ret == 0)
+			wbc_cursor_refused(out, why);
+	}
 	if (ret < 0) {
 		wbc_log(WLR_ERROR, "%s: %s", out->base.name, wbc_kms_device_error(out->backend->dev));
 		wbc_commit_free(c);
 		return ret;
 	}
 	out->stats.commits++;
-	wbc_log(WLR_DEBUG, "%s: commit %llu%s%s%s", out->base.name,
+	out->stats.cursor_commits += c->cursor != NULL;
+	wbc_log(WLR_DEBUG, "%s: commit %llu%s%s%s%s", out->base.name,
 		(unsigned long long)out->stats.commits, internal ? " (internal)" : "",
-		modeset ? " (mode change)" : "", c->capture ? " (capture)" : "");
+		modeset ? " (mode change)" : "", c->capture ? " (capture)" : "",
+		c->cursor ? " (cursor plane)" : "");
 	if (c->capture)
 		wbc_capture_armed(out->capture);
 	return 0;
@@ -323,7 +347,7 @@ static int submit(struct wbc_output *out, struct wlr_buffer *buffer, struct wbc_
 
 static bool output_commit(struct wlr_output *wo)
 {
-	struct wbc_output *out = output_from(wo);
+	struct wbc_output *out = wbc_output_from(wo);
 	const struct wlr_output_state *st = &wo->pending;
 	struct plan p;
 	if (!make_plan(out, &p))
@@ -359,7 +383,7 @@ bool wbc_output_capture_kick(struct wlr_output *wo)
 {
 	if (!wbc_output_is_adapter(wo))
 		return false;
-	struct wbc_output *out = output_from(wo);
+	struct wbc_output *out = wbc_output_from(wo);
 	if (!wl_list_empty(&out->commits))
 		return true;                 /* its flip event kicks again */
 	if (!out->pipe || !out->front || !out->capture || !wbc_capture_wants_repeat(out->capture))
@@ -370,14 +394,14 @@ bool wbc_output_capture_kick(struct wlr_output *wo)
 
 struct wlr_buffer *wbc_output_front_buffer(struct wlr_output *wo)
 {
-	return wbc_output_is_adapter(wo) ? output_from(wo)->front : NULL;
+	return wbc_output_is_adapter(wo) ? wbc_output_from(wo)->front : NULL;
 }
 
 void wbc_output_drop_writeback(struct wlr_output *wo)
 {
 	if (!wbc_output_is_adapter(wo))
 		return;
-	struct wbc_output *out = output_from(wo);
+	struct wbc_output *out = wbc_output_from(wo);
 	out->writeback_failed = true;
 	if (!out->pipe || !wbc_kms_pipe_writeback_format(out->pipe))
 		return;
@@ -392,7 +416,7 @@ void wbc_output_drop_writeback(struct wlr_output *wo)
 static const struct wlr_drm_format_set *output_get_primary_formats(struct wlr_output *wo,
 		uint32_t buffer_caps)
 {
-	struct wbc_output *out = output_from(wo);
+	struct wbc_output *out = wbc_output_from(wo);
 	if (!(buffer_caps & WLR_BUFFER_CAP_DMABUF))
 		return NULL;
 	return out->primary_formats.len ? &out->primary_formats : NULL;
@@ -400,7 +424,7 @@ static const struct wlr_drm_format_set *output_get_primary_formats(struct wlr_ou
 
 static void output_destroy(struct wlr_output *wo)
 {
-	struct wbc_output *out = output_from(wo);
+	struct wbc_output *out = wbc_output_from(wo);
 	out->destroying = true;
 	pipe_close(out);
 	if (out->frame_idle)
@@ -414,6 +438,7 @@ static void output_destroy(struct wlr_output *wo)
 		free(m);
 	}
 	wlr_drm_format_set_finish(&out->primary_formats);
+	wbc_cursor_finish(out);
 	struct wbc_adapter_stats sum = { 0 };
 	wbc_output_add_stats(out, &sum);
 	wbc_adapter_stats_add(&out->backend->retired, &sum);
@@ -422,9 +447,13 @@ static void output_destroy(struct wlr_output *wo)
 }
 
 static const struct wlr_output_impl output_impl = {
+	.set_cursor = wbc_cursor_set,
+	.move_cursor = wbc_cursor_move,
 	.commit = output_commit,
 	.test = output_test,
 	.destroy = output_destroy,
+	.get_cursor_formats = wbc_cursor_formats,
+	.get_cursor_size = wbc_cursor_size,
 	.get_primary_formats = output_get_primary_formats,
 };
 
@@ -440,6 +469,7 @@ void wbc_output_add_stats(struct wbc_output *out, struct wbc_adapter_stats *sum)
 	sum->missed_vblanks += out->stats.missed_vblanks + ps.missed_vblanks;
 	sum->captures += out->stats.captures;
 	sum->captures_lost += out->stats.captures_lost;
+	sum->cursor_commits += out->stats.cursor_commits;
 }
 
 /* ---- Creation ------------------------------------------------------------------------ */
@@ -498,6 +528,7 @@ int wbc_output_create(struct wbc_backend *b, struct wbc_kms_connector *conn)
 	out->base.phys_height = (int32_t)conn->mm_height;
 	wbc_log(WLR_INFO, "output %s: %zu modes, CRTC %u", conn->name, conn->n_modes,
 		wbc_kms_pipe_crtc(out->pipe)->id);
+	wbc_cursor_init(out);
 	wl_signal_emit(&b->base.events.new_output, &out->base);
 	return 0;
 }

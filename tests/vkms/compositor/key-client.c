@@ -5,6 +5,9 @@
  *                    once N characters arrived; exits 1 after 60 s without them.
  *   key-client --pointer N   prints "enter X Y" / "motion X Y" for pointer events and
  *                    exits 0 after N motions. Prints "configured" once its buffer is up.
+ *   key-client --pointer --cursor N   also sets its own cursor image on pointer enter,
+ *                    16x16 of CURSOR_ARGB with its hotspot at (2, 3), and after N motions
+ *                    prints "motions: N" and stays (the cursor with it) until killed.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -21,6 +24,9 @@
 
 /* The surface covers a 640x480 output (the tests' mode). */
 enum { W = 640, H = 480 };
+/* The cursor image of --cursor (wbc-pointer.sh looks for it in captured frames). */
+enum { CURSOR_SIZE = 16, CURSOR_HOTSPOT_X = 2, CURSOR_HOTSPOT_Y = 3 };
+#define CURSOR_ARGB 0xffff00ffu
 
 /* Everything the client has; one instance in main(). */
 struct client {
@@ -31,6 +37,8 @@ struct client {
 	struct wl_keyboard *keyboard;
 	struct wl_pointer *pointer;
 	bool pointer_mode;            /* count pointer motions instead of typed letters */
+	bool cursor_mode;             /* set a cursor image and stay */
+	struct wl_surface *cursor;
 	struct wl_surface *surface;
 	struct xkb_context *xkb;
 	struct xkb_keymap *keymap;
@@ -95,10 +103,42 @@ static const struct wl_keyboard_listener keyboard_listener = {
 };
 
 /* Pointer mode: print each position the compositor reports, in surface coordinates. */
+/* A wl_shm buffer of one colour. */
+static struct wl_buffer *solid_buffer(struct client *c, int w, int h, uint32_t format,
+		uint32_t argb)
+{
+	int size = w * h * 4;
+	int fd = memfd_create("key-client", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, size) != 0)
+		return NULL;
+	uint32_t *px = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	for (int i = 0; px != MAP_FAILED && i < w * h; i++)
+		px[i] = argb;
+	if (px != MAP_FAILED)
+		munmap(px, (size_t)size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, size);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, format);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return b;
+}
+
 static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s,
 		wl_fixed_t x, wl_fixed_t y)
 {
+	struct client *c = data;
 	printf("enter %d %d\n", wl_fixed_to_int(x), wl_fixed_to_int(y));
+	if (!c->cursor_mode)
+		return;
+	if (!c->cursor) {
+		c->cursor = wl_compositor_create_surface(c->compositor);
+		wl_surface_attach(c->cursor, solid_buffer(c, CURSOR_SIZE, CURSOR_SIZE,
+			WL_SHM_FORMAT_ARGB8888, CURSOR_ARGB), 0, 0);
+		wl_surface_damage(c->cursor, 0, 0, CURSOR_SIZE, CURSOR_SIZE);
+		wl_surface_commit(c->cursor);
+	}
+	wl_pointer_set_cursor(p, serial, c->cursor, CURSOR_HOTSPOT_X, CURSOR_HOTSPOT_Y);
+	printf("cursor set\n");
 }
 
 static void ptr_leave(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s) {}
@@ -182,17 +222,8 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 	if (c->configured)
 		return;
 	c->configured = true;
-	int fd = memfd_create("key-client", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, W * H * 4) != 0)
-		return;
-	uint32_t *px = mmap(NULL, W * H * 4, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	for (int i = 0; px != MAP_FAILED && i < W * H; i++)
-		px[i] = 0xff3060c0u;
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, W * H * 4);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, W, H, W * 4, WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	wl_surface_attach(c->surface, b, 0, 0);
+	wl_surface_attach(c->surface, solid_buffer(c, W, H, WL_SHM_FORMAT_XRGB8888, 0xff3060c0u),
+		0, 0);
 	wl_surface_damage(c->surface, 0, 0, W, H);
 	printf("configured\n");
 	wl_surface_commit(c->surface);
@@ -216,6 +247,11 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	if (c.pointer_mode && argc > 1 && strcmp(argv[1], "--cursor") == 0) {
+		c.cursor_mode = true;
+		argv++;
+		argc--;
+	}
 	if (argc > 1)
 		c.want = (size_t)atoi(argv[1]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -234,8 +270,13 @@ int main(int argc, char **argv)
 	xdg_surface_add_listener(xs, &xs_listener, &c);
 	xdg_toplevel_set_title(xdg_surface_get_toplevel(xs), "key-client");
 	wl_surface_commit(c.surface);
-	time_t end = time(NULL) + 60;
-	while (c.len < c.want && time(NULL) < end) {
+	time_t end = time(NULL) + (c.cursor_mode ? 200 : 60);
+	bool said = false;
+	while ((c.cursor_mode || c.len < c.want) && time(NULL) < end) {
+		if (c.cursor_mode && !said && c.len >= c.want) {
+			printf("motions: %zu\n", c.len);
+			said = true;
+		}
 		wl_display_flush(dpy);
 		struct pollfd p = { .fd = wl_display_get_fd(dpy), .events = POLLIN };
 		if (poll(&p, 1, 500) > 0 && wl_display_dispatch(dpy) < 0)

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """ppm.py nonblack FILE       -> fraction of pixels that are not black (0..1)
    ppm.py diff FILE FILE      -> fraction of pixels that differ
-   ppm.py size FILE           -> WxH"""
+   ppm.py size FILE           -> WxH
+   ppm.py box FILE RRGGBB     -> "X Y W H N": bounding box of the pixels of that colour
+                                 and how many there are ("none" if there are none)"""
 import sys
 
 
@@ -45,6 +47,24 @@ def main():
             return
         n = sum(1 for i in range(0, len(a), 3) if a[i:i + 3] != b[i:i + 3])
         print('%.4f' % (n / (w * h)))
+    elif cmd == 'box':
+        w, h, px = load(sys.argv[2])
+        want = bytes.fromhex(sys.argv[3])
+        xs, ys, n = [], [], 0
+        for y in range(h):
+            row = px[y * w * 3:(y + 1) * w * 3]
+            i = row.find(want)
+            while i >= 0:
+                if i % 3 == 0:
+                    xs.append(i // 3)
+                    ys.append(y)
+                    n += 1
+                i = row.find(want, i + 1)
+        if not n:
+            print('none')
+        else:
+            print('%d %d %d %d %d' % (min(xs), min(ys), max(xs) - min(xs) + 1,
+                                      max(ys) - min(ys) + 1, n))
     else:
         sys.exit(__doc__)
 
