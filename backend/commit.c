@@ -84,6 +84,35 @@ static int add_plane(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 	return ret;
 }
 
+static bool pipe_owns(const struct wbc_kms_pipe *pipe, const void *object)
+{
+	return object == pipe->connector || object == pipe->primary || object == pipe->cursor ||
+		object == pipe->overlay || (pipe->wb_route && object == pipe->wb_connector);
+}
+
+/* The first modeset of a pipe takes its CRTC over from whoever lit it before: connectors
+ * and planes found on the CRTC at open that the pipe does not drive are turned off (a
+ * connector left routed could not share the CRTC with the pipe's, e.g. Virtual-1 with a
+ * headless Writeback-1 on VKMS). wbc_kms_device_restore puts them back. */
+static int take_over(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req)
+{
+	struct wbc_kms_device *dev = pipe->dev;
+	int ret = 0;
+	for (size_t i = 0; i < dev->n_connectors; i++) {
+		struct wbc_kms_connector *c = &dev->connectors[i];
+		if (c->crtc_id == pipe->crtc->id && !pipe_owns(pipe, c))
+			ADD(c, c->props, crtc_id, 0);
+	}
+	for (size_t i = 0; i < dev->n_planes; i++) {
+		struct wbc_kms_plane *p = &dev->planes[i];
+		if (p->crtc_id != pipe->crtc->id || pipe_owns(pipe, p))
+			continue;
+		ADD(p, p->props, fb_id, 0);
+		ADD(p, p->props, crtc_id, 0);
+	}
+	return ret;
+}
+
 static int build(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 		const struct wbc_kms_pipe_state *state, bool modeset)
 {
@@ -97,6 +126,8 @@ static int build(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 		ADD(pipe->crtc, pipe->crtc->props, mode_id, pipe->mode_blob);
 		ADD(pipe->crtc, pipe->crtc->props, active, 1);
 		ADD(pipe->connector, pipe->connector->props, crtc_id, pipe->crtc->id);
+		if (!pipe->active)
+			ret = ret ? ret : take_over(pipe, req);
 	}
 	ret = ret ? ret : add_plane(pipe, req, pipe->primary, &state->primary, true);
 	ret = ret ? ret : add_plane(pipe, req, pipe->cursor, &state->cursor, false);
@@ -146,6 +177,7 @@ static int send(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 	}
 	pipe->stats.commits++;
 	pipe->stats.modesets += modeset;
+	dev->changed = true;
 	pipe->flip_pending = true;
 	pipe->flip_user_data = state->user_data;
 	pipe->flip_job = job;
@@ -233,6 +265,7 @@ int wbc_kms_pipe_disable(struct wbc_kms_pipe *pipe)
 	if (ret == 0 && drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) != 0)
 		ret = wbc_kms_fail(dev, -errno, "disabling CRTC %u: %s", pipe->crtc->id,
 			strerror(errno));
+	dev->changed = dev->changed || ret == 0;
 	drmModeAtomicFree(req);
 	pipe->active = false;
 	pipe->needs_modeset = true;

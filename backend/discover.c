@@ -15,22 +15,23 @@ static const struct wbc_kms_prop_spec crtc_specs[] = {
 	PROP(wbc_kms_crtc_props, vrr_enabled, "VRR_ENABLED"),
 };
 
-enum { PLANE_TYPE, PLANE_IN_FORMATS, PLANE_ZPOS };
+enum { PLANE_TYPE, PLANE_IN_FORMATS, PLANE_ZPOS, PLANE_SRC_X, PLANE_SRC_Y, PLANE_SRC_W,
+	PLANE_SRC_H, PLANE_CRTC_X, PLANE_CRTC_Y, PLANE_CRTC_W, PLANE_CRTC_H };
 static const struct wbc_kms_prop_spec plane_specs[] = {
 	[PLANE_TYPE] = PROP(wbc_kms_plane_props, type, "type"),
 	[PLANE_IN_FORMATS] = PROP(wbc_kms_plane_props, in_formats, "IN_FORMATS"),
 	[PLANE_ZPOS] = PROP(wbc_kms_plane_props, zpos, "zpos"),
+	[PLANE_SRC_X] = PROP(wbc_kms_plane_props, src_x, "SRC_X"),
+	[PLANE_SRC_Y] = PROP(wbc_kms_plane_props, src_y, "SRC_Y"),
+	[PLANE_SRC_W] = PROP(wbc_kms_plane_props, src_w, "SRC_W"),
+	[PLANE_SRC_H] = PROP(wbc_kms_plane_props, src_h, "SRC_H"),
+	[PLANE_CRTC_X] = PROP(wbc_kms_plane_props, crtc_x, "CRTC_X"),
+	[PLANE_CRTC_Y] = PROP(wbc_kms_plane_props, crtc_y, "CRTC_Y"),
+	[PLANE_CRTC_W] = PROP(wbc_kms_plane_props, crtc_w, "CRTC_W"),
+	[PLANE_CRTC_H] = PROP(wbc_kms_plane_props, crtc_h, "CRTC_H"),
 	PROP(wbc_kms_plane_props, fb_id, "FB_ID"),
 	PROP(wbc_kms_plane_props, crtc_id, "CRTC_ID"),
 	PROP(wbc_kms_plane_props, in_fence_fd, "IN_FENCE_FD"),
-	PROP(wbc_kms_plane_props, src_x, "SRC_X"),
-	PROP(wbc_kms_plane_props, src_y, "SRC_Y"),
-	PROP(wbc_kms_plane_props, src_w, "SRC_W"),
-	PROP(wbc_kms_plane_props, src_h, "SRC_H"),
-	PROP(wbc_kms_plane_props, crtc_x, "CRTC_X"),
-	PROP(wbc_kms_plane_props, crtc_y, "CRTC_Y"),
-	PROP(wbc_kms_plane_props, crtc_w, "CRTC_W"),
-	PROP(wbc_kms_plane_props, crtc_h, "CRTC_H"),
 	PROP(wbc_kms_plane_props, alpha, "alpha"),
 	PROP(wbc_kms_plane_props, pixel_blend_mode, "pixel blend mode"),
 	PROP(wbc_kms_plane_props, rotation, "rotation"),
@@ -115,6 +116,12 @@ static int discover_plane(struct wbc_kms_device *dev, uint32_t id, struct wbc_km
 		return wbc_kms_fail(dev, ret, "properties of plane %u: %s", id, strerror(-ret));
 	}
 	plane->type = (enum wbc_kms_plane_type)values[PLANE_TYPE];
+	plane->found = (struct wbc_kms_plane_placement){
+		.src_x = values[PLANE_SRC_X], .src_y = values[PLANE_SRC_Y],
+		.src_w = values[PLANE_SRC_W], .src_h = values[PLANE_SRC_H],
+		.crtc_x = (int64_t)values[PLANE_CRTC_X], .crtc_y = (int64_t)values[PLANE_CRTC_Y],
+		.crtc_w = values[PLANE_CRTC_W], .crtc_h = values[PLANE_CRTC_H],
+	};
 	if (plane->props.zpos) {
 		drmModePropertyRes *zp = drmModeGetProperty(dev->fd, plane->props.zpos);
 		plane->has_zpos = true;

@@ -1,5 +1,6 @@
 /* Opening the DRM device through the session (libseat): --device PATH, or the first
- * /dev/dri/card* that does KMS and has a connected display. */
+ * /dev/dri/card* that does KMS and has a connected display; and at exit, restoring the
+ * display state found there. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -102,4 +103,15 @@ int wbc_device_open(struct wbc_server *s)
 		wbc_log(WLR_ERROR, "warning: not DRM master on %s: modesetting will fail", path);
 	wbc_log(WLR_INFO, "using %s (%s)", s->kms->path, s->kms->driver);
 	return 0;
+}
+
+void wbc_device_restore(struct wbc_server *s)
+{
+	if (!s->kms)
+		return;
+	char summary[512];
+	if (wbc_kms_device_restore(s->kms, summary, sizeof(summary)) < 0)
+		wbc_log(WLR_ERROR, "%s", wbc_kms_device_error(s->kms));
+	else
+		wbc_log(WLR_INFO, "display state found at start restored: %s", summary);
 }

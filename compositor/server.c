@@ -273,6 +273,7 @@ void wbc_server_finish(struct wbc_server *s)
 	wlr_allocator_destroy(s->allocator);
 	if (s->renderer)
 		wlr_renderer_destroy(s->renderer);
+	wbc_device_restore(s);
 	wbc_kms_device_destroy(s->kms);
 	if (s->drm)
 		wlr_session_close_file(s->session, s->drm);

@@ -74,6 +74,9 @@ void wbc_server_stop(struct wbc_server *server, int status);
 
 /* device.c: the DRM device through the session (--device PATH or the first KMS card). */
 int wbc_device_open(struct wbc_server *server);
+/* Once the outputs are gone: the display back as wbc found it (said with -v; a failure is
+ * an error line). */
+void wbc_device_restore(struct wbc_server *server);
 
 /* screen.c: outputs on the compositor side (mode, layout, frame scheduling, capture). */
 void wbc_screen_new_output(struct wbc_server *server, struct wlr_output *output);

@@ -73,6 +73,14 @@ struct wbc_kms_crtc {
 	drmModeModeInfo mode;            /* mode found at open, if mode_valid */
 };
 
+/* Where a plane showed its framebuffer at open, as its properties held it (SRC_* in 16.16
+ * fixed point). */
+struct wbc_kms_plane_placement {
+	uint64_t src_x, src_y, src_w, src_h;
+	int64_t crtc_x, crtc_y;
+	uint64_t crtc_w, crtc_h;
+};
+
 struct wbc_kms_plane {
 	uint32_t id;
 	enum wbc_kms_plane_type type;
@@ -82,6 +90,7 @@ struct wbc_kms_plane {
 	size_t n_formats;
 	struct wbc_kms_format *formats;  /* owned; from the plane's format list */
 	uint32_t crtc_id, fb_id;         /* state found at open */
+	struct wbc_kms_plane_placement found; /* ... and where */
 	bool has_zpos;
 	uint64_t zpos_min, zpos_max, zpos;
 };
@@ -136,6 +145,7 @@ struct wbc_kms_device {
 	struct wbc_kms_connector *connectors;
 	char error[WBC_KMS_ERROR_MAX];
 	struct wbc_kms_event_loop *events; /* private */
+	bool changed;                    /* private: a pipe changed the display since open */
 };
 
 struct wbc_kms_device_options {
@@ -149,6 +159,17 @@ int wbc_kms_device_open(const char *path, const struct wbc_kms_device_options *o
 int wbc_kms_device_open_fd(int fd, const struct wbc_kms_device_options *opts,
 		struct wbc_kms_device **out, struct wbc_kms_error *err);
 void wbc_kms_device_destroy(struct wbc_kms_device *dev);
+/*
+ * Put the display back the way the device was found at open (as a compositor does at
+ * exit, after destroying its pipes): every CRTC's ACTIVE and mode, every connector's
+ * routing, every plane's framebuffer and placement, in one blocking modeset. Only what
+ * still exists can come back: a framebuffer dies with the DRM file that made it, so a
+ * plane whose framebuffer is gone stays off (its CRTC keeps its mode and connectors, as
+ * the kernel itself leaves a CRTC whose framebuffer went). Does nothing when no pipe
+ * changed the display. 0 and a summary (what was restored, what could not be), or a
+ * negative errno and the device's error.
+ */
+int wbc_kms_device_restore(struct wbc_kms_device *dev, char *summary, size_t len);
 const char *wbc_kms_device_error(const struct wbc_kms_device *dev);
 
 /* The single fd to poll (readable) from any event loop; then call dispatch. */
