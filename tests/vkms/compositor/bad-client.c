@@ -22,32 +22,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
-#include "xdg-shell-client-protocol.h"
+#include "client-globals.h"
 
 /* Globals the violations need; one instance in main(). */
 struct globals {
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
+	struct test_globals g;
 	bool configured;                 /* short-stride: the toplevel got its configure */
-};
-
-static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
-		uint32_t version)
-{
-	struct globals *g = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		g->compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		g->shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		g->wm_base = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
-}
-
-static void global_remove(void *data, struct wl_registry *reg, uint32_t name) {}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = global, .global_remove = global_remove,
 };
 
 static struct wl_buffer *make_buffer(struct wl_shm *shm, int32_t width, int32_t height,
@@ -84,8 +64,8 @@ static int violate(struct wl_display *dpy, struct globals *g, const char *how)
 		wl_display_flush(dpy);
 		return write(wl_display_get_fd(dpy), msg, sizeof(msg)) == sizeof(msg) ? 0 : -1;
 	}
-	struct wl_surface *surface = wl_compositor_create_surface(g->compositor);
-	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(g->wm_base, surface);
+	struct wl_surface *surface = wl_compositor_create_surface(g->g.compositor);
+	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(g->g.wm_base, surface);
 	if (strcmp(how, "double-toplevel") == 0) {
 		xdg_surface_get_toplevel(xs);
 		wl_surface_commit(surface);
@@ -94,7 +74,7 @@ static int violate(struct wl_display *dpy, struct globals *g, const char *how)
 	}
 	if (strcmp(how, "unconfigured-buffer") == 0) {
 		xdg_surface_get_toplevel(xs);
-		wl_surface_attach(surface, make_buffer(g->shm, 64, 64, 256), 0, 0);
+		wl_surface_attach(surface, make_buffer(g->g.shm, 64, 64, 256), 0, 0);
 		wl_surface_commit(surface);      /* xdg_surface.unconfigured_buffer */
 		return 0;
 	}
@@ -105,7 +85,7 @@ static int violate(struct wl_display *dpy, struct globals *g, const char *how)
 		while (!g->configured)
 			if (wl_display_dispatch(dpy) < 0)
 				return -1;
-		wl_surface_attach(surface, make_buffer(g->shm, 640, 32, 640), 0, 0);
+		wl_surface_attach(surface, make_buffer(g->g.shm, 640, 32, 640), 0, 0);
 		wl_surface_damage(surface, 0, 0, INT32_MAX, INT32_MAX);
 		wl_surface_commit(surface);
 		return 0;
@@ -134,9 +114,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct globals g = { 0 };
-	struct wl_registry *reg = wl_display_get_registry(dpy);
-	wl_registry_add_listener(reg, &registry_listener, &g);
-	if (wl_display_roundtrip(dpy) < 0 || !g.compositor || !g.shm || !g.wm_base) {
+	if (test_globals_bind(dpy, &g.g) < 0) {
 		fprintf(stderr, "bad-client: missing globals\n");
 		return 1;
 	}

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
-#include "xdg-shell-client-protocol.h"
+#include "client-globals.h"
 
 /* The surface covers a 640x480 output (the tests' mode). */
 enum { W = 640, H = 480 };
@@ -30,10 +30,7 @@ enum { CURSOR_SIZE = 16, CURSOR_HOTSPOT_X = 2, CURSOR_HOTSPOT_Y = 3 };
 
 /* Everything the client has; one instance in main(). */
 struct client {
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct wl_seat *seat;
+	struct test_globals g;
 	struct wl_keyboard *keyboard;
 	struct wl_pointer *pointer;
 	bool pointer_mode;            /* count pointer motions instead of typed letters */
@@ -116,7 +113,7 @@ static struct wl_buffer *solid_buffer(struct client *c, int w, int h, uint32_t f
 		px[i] = argb;
 	if (px != MAP_FAILED)
 		munmap(px, (size_t)size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->g.shm, fd, size);
 	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, format);
 	wl_shm_pool_destroy(pool);
 	close(fd);
@@ -131,7 +128,7 @@ static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial, struct 
 	if (!c->cursor_mode)
 		return;
 	if (!c->cursor) {
-		c->cursor = wl_compositor_create_surface(c->compositor);
+		c->cursor = wl_compositor_create_surface(c->g.compositor);
 		wl_surface_attach(c->cursor, solid_buffer(c, CURSOR_SIZE, CURSOR_SIZE,
 			WL_SHM_FORMAT_ARGB8888, CURSOR_ARGB), 0, 0);
 		wl_surface_damage(c->cursor, 0, 0, CURSOR_SIZE, CURSOR_SIZE);
@@ -186,35 +183,6 @@ static const struct wl_seat_listener seat_listener = {
 	.capabilities = seat_caps, .name = seat_name,
 };
 
-static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
-		uint32_t version)
-{
-	struct client *c = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		c->compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		c->shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		c->wm_base = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, wl_seat_interface.name) == 0) {
-		c->seat = wl_registry_bind(reg, name, &wl_seat_interface, 5);
-		wl_seat_add_listener(c->seat, &seat_listener, c);
-	}
-}
-
-static void global_remove(void *data, struct wl_registry *reg, uint32_t name) {}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = global, .global_remove = global_remove,
-};
-
-static void wm_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
-{
-	xdg_wm_base_pong(wm, serial);
-}
-
-static const struct xdg_wm_base_listener wm_listener = { .ping = wm_ping };
-
 static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 {
 	struct client *c = data;
@@ -259,14 +227,11 @@ int main(int argc, char **argv)
 	if (!dpy)
 		return 1;
 	c.xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	struct wl_registry *reg = wl_display_get_registry(dpy);
-	wl_registry_add_listener(reg, &registry_listener, &c);
-	wl_display_roundtrip(dpy);
-	if (!c.compositor || !c.shm || !c.wm_base || !c.seat)
+	if (test_globals_bind(dpy, &c.g) < 0 || !c.g.seat)
 		return 1;
-	xdg_wm_base_add_listener(c.wm_base, &wm_listener, &c);
-	c.surface = wl_compositor_create_surface(c.compositor);
-	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(c.wm_base, c.surface);
+	wl_seat_add_listener(c.g.seat, &seat_listener, &c);
+	c.surface = wl_compositor_create_surface(c.g.compositor);
+	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(c.g.wm_base, c.surface);
 	xdg_surface_add_listener(xs, &xs_listener, &c);
 	xdg_toplevel_set_title(xdg_surface_get_toplevel(xs), "key-client");
 	wl_surface_commit(c.surface);

@@ -22,8 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
-#include "presentation-time-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
+#include "client-globals.h"
 
 #define N_BUFFERS 3
 
@@ -36,10 +35,7 @@ struct buffer {
 /* Everything the client has; one instance in main(). */
 struct client {
 	struct wl_display *display;
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct wp_presentation *presentation;
+	struct test_globals g;
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
 	struct xdg_toplevel *toplevel;
@@ -49,33 +45,6 @@ struct client {
 	int frames_wanted, committed, presented, discarded;
 	uint32_t clock_id;
 };
-
-static void registry_global(void *data, struct wl_registry *reg, uint32_t name,
-		const char *iface, uint32_t version)
-{
-	struct client *c = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		c->compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		c->shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		c->wm_base = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, wp_presentation_interface.name) == 0)
-		c->presentation = wl_registry_bind(reg, name, &wp_presentation_interface, 1);
-}
-
-static void registry_global_remove(void *data, struct wl_registry *reg, uint32_t name) {}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = registry_global, .global_remove = registry_global_remove,
-};
-
-static void wm_base_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
-{
-	xdg_wm_base_pong(wm, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = { .ping = wm_base_ping };
 
 static void xdg_surface_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 {
@@ -150,7 +119,7 @@ static int make_buffers(struct client *c)
 	void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, (int32_t)size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->g.shm, fd, (int32_t)size);
 	for (int i = 0; i < N_BUFFERS; i++) {
 		struct buffer *b = &c->buffers[i];
 		b->pixels = (uint32_t *)((char *)map + one * i);
@@ -189,9 +158,9 @@ static int commit_frame(struct client *c, bool want_callback)
 	b->busy = true;
 	wl_surface_attach(c->surface, b->wl, 0, 0);
 	wl_surface_damage(c->surface, 0, 0, c->width, c->height);
-	if (c->presentation) {
+	if (c->g.presentation) {
 		struct wp_presentation_feedback *fb =
-			wp_presentation_feedback(c->presentation, c->surface);
+			wp_presentation_feedback(c->g.presentation, c->surface);
 		wp_presentation_feedback_add_listener(fb, &feedback_listener, c);
 	}
 	if (want_callback) {
@@ -281,17 +250,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "presentation-client: cannot connect: %s\n", strerror(errno));
 		return 1;
 	}
-	struct wl_registry *reg = wl_display_get_registry(c.display);
-	wl_registry_add_listener(reg, &registry_listener, &c);
-	wl_display_roundtrip(c.display);
-	if (!c.compositor || !c.shm || !c.wm_base || !c.presentation) {
+	if (test_globals_bind(c.display, &c.g) < 0 || !c.g.presentation) {
 		fprintf(stderr, "presentation-client: missing globals\n");
 		return 1;
 	}
-	wp_presentation_add_listener(c.presentation, &presentation_listener, &c);
-	xdg_wm_base_add_listener(c.wm_base, &wm_base_listener, &c);
-	c.surface = wl_compositor_create_surface(c.compositor);
-	c.xdg_surface = xdg_wm_base_get_xdg_surface(c.wm_base, c.surface);
+	wp_presentation_add_listener(c.g.presentation, &presentation_listener, &c);
+	c.surface = wl_compositor_create_surface(c.g.compositor);
+	c.xdg_surface = xdg_wm_base_get_xdg_surface(c.g.wm_base, c.surface);
 	xdg_surface_add_listener(c.xdg_surface, &xdg_surface_listener, &c);
 	c.toplevel = xdg_surface_get_toplevel(c.xdg_surface);
 	xdg_toplevel_add_listener(c.toplevel, &toplevel_listener, &c);

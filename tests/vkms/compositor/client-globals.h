@@ -1,0 +1,26 @@
+/* Shared by the Wayland test clients: the globals they bind, found in one roundtrip. */
+#ifndef WBC_TEST_CLIENT_GLOBALS_H
+#define WBC_TEST_CLIENT_GLOBALS_H
+
+#include <wayland-client.h>
+#include "presentation-time-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+
+/* Proxies owned by the client; NULL where the compositor does not offer the global. */
+struct test_globals {
+	struct wl_registry *registry;
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;     /* pings are answered */
+	struct wl_seat *seat;
+	struct wp_presentation *presentation;
+};
+
+/* Bind what the display offers (at most the versions the clients are written for).
+ * Returns -1 on a dead connection or when wl_compositor, wl_shm or xdg_wm_base is
+ * missing. The bind requests go out with the next flush, so the events they bring (seat
+ * capabilities, presentation clock) come in later dispatches: add their listeners right
+ * after this returns. */
+int test_globals_bind(struct wl_display *dpy, struct test_globals *g);
+
+#endif
