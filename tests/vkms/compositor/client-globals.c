@@ -22,6 +22,8 @@ static void global(void *data, struct wl_registry *reg, uint32_t name, const cha
 		g->seat = bind(reg, name, &wl_seat_interface, version, 5);
 	else if (strcmp(iface, wp_presentation_interface.name) == 0)
 		g->presentation = bind(reg, name, &wp_presentation_interface, version, 1);
+	else if (strcmp(iface, zwp_linux_dmabuf_v1_interface.name) == 0)
+		g->dmabuf = bind(reg, name, &zwp_linux_dmabuf_v1_interface, version, 3);
 }
 
 static void global_remove(void *data, struct wl_registry *reg, uint32_t name) {}

@@ -3,6 +3,7 @@
 #define WBC_TEST_CLIENT_GLOBALS_H
 
 #include <wayland-client.h>
+#include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -14,12 +15,13 @@ struct test_globals {
 	struct xdg_wm_base *wm_base;     /* pings are answered */
 	struct wl_seat *seat;
 	struct wp_presentation *presentation;
+	struct zwp_linux_dmabuf_v1 *dmabuf; /* version 3 at most: formats and modifiers */
 };
 
 /* Bind what the display offers (at most the versions the clients are written for).
  * Returns -1 on a dead connection or when wl_compositor, wl_shm or xdg_wm_base is
  * missing. The bind requests go out with the next flush, so the events they bring (seat
- * capabilities, presentation clock) come in later dispatches: add their listeners right
+ * capabilities, presentation clock, dma-buf formats) come in later dispatches: add their listeners right
  * after this returns. */
 int test_globals_bind(struct wl_display *dpy, struct test_globals *g);
 

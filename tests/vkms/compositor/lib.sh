@@ -28,5 +28,12 @@ check_sanitizers() {
 
 ppm() { /usr/bin/python3 "$here/ppm.py" "$@"; }
 
+# last_frame RECORDING PPM: the recording's last frame (what the screen showed when wbc
+# stopped) as a PPM.
+last_frame() {
+	ffmpeg -nostdin -v error -i "$1" -fps_mode passthrough -update 1 -pix_fmt rgb24 \
+		-f image2 "$2"
+}
+
 # wbc ARGS...: wbc with a deadline (a hang becomes status 124 with the logs kept).
 wbc() { timeout -k 10 "${WBC_TEST_DEADLINE:-100}" "$WBC" "$@"; }

@@ -55,8 +55,7 @@ software)
 	[ "$planes" = 0 ] || fail "$planes commits used a cursor plane there is none of";;
 esac
 # The last frame: the cursor image at the last position (less the hotspot), whole.
-ffmpeg -nostdin -v error -i "$out/ptr.mkv" -fps_mode passthrough -update 1 -pix_fmt rgb24 \
-	-f image2 "$out/last.ppm" || fail "decoding the recording failed"
+last_frame "$out/ptr.mkv" "$out/last.ppm" || fail "decoding the recording failed"
 last=$(grep '^motion ' "$out/ptr" | tail -1 | cut -d' ' -f2-3)
 box=$(ppm box "$out/last.ppm" ff00ff)
 note "last motion at $last; magenta box in the last frame (x y w h pixels): $box"
