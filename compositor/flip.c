@@ -79,8 +79,9 @@ static void send_present(struct wbc_output *out, const struct wbc_commit *c,
 		.when = shown ? &when : NULL,
 		.seq = (unsigned)ev->sequence,
 		.refresh = out->pipe ? (int)wbc_kms_pipe_refresh_ns(out->pipe) : 0,
-		.flags = shown ? WLR_OUTPUT_PRESENT_VSYNC | WLR_OUTPUT_PRESENT_HW_CLOCK |
-			WLR_OUTPUT_PRESENT_HW_COMPLETION : 0,
+		/* A time the backend estimated (the kernel's was stale) is not the hardware's. */
+		.flags = shown ? WLR_OUTPUT_PRESENT_VSYNC | WLR_OUTPUT_PRESENT_HW_COMPLETION |
+			(ev->timestamp_estimated ? 0 : WLR_OUTPUT_PRESENT_HW_CLOCK) : 0,
 	};
 	wlr_output_send_present(&out->base, &present);
 }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Must show 3: wp_presentation feedback carries the kernel's vblank times: consecutive
 # presented frames are one refresh period apart (per vblank sequence step), sequence
-# numbers increase (so never two frames in one vblank), refresh matches the mode.
+# numbers increase (so never two frames in one vblank), refresh matches the mode. A time
+# the backend had to estimate (Linux 6.1 VKMS can report a stale vblank time on a loaded
+# host: backend/pipe.c) comes without the HW_CLOCK flag and is left out of the check.
 . "$(dirname "$0")/lib.sh"
 # The client is a test tool that exits without destroying its proxies: leak-check wbc,
 # not it.
@@ -28,9 +30,13 @@ ok = len(rows) >= 100
 refresh = rows[0][2]
 print('refresh %d ns (mode: %.0f ns), flags 0x%x' % (refresh, want_refresh, rows[0][3]))
 ok &= abs(refresh - want_refresh) < want_refresh * 0.01
-ok &= all(r[3] == 0x7 for r in rows)  # VSYNC | HW_CLOCK | HW_COMPLETION
+ok &= all(r[3] in (0x7, 0x5) for r in rows)  # VSYNC | HW_COMPLETION [| HW_CLOCK]
+estimated = sum(1 for r in rows if r[3] == 0x5)
+print('estimated times (no HW_CLOCK): %d' % estimated)
 steps, bad, one = [], 0, 0
 for a, b in zip(rows, rows[1:]):
+    if a[3] != 0x7 or b[3] != 0x7:
+        continue
     dt, dseq = b[0] - a[0], b[1] - a[1]
     if dseq < 1:
         print('sequence did not increase: %d -> %d' % (a[1], b[1]))
