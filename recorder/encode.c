@@ -4,9 +4,12 @@
 #include "encode.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -404,12 +407,48 @@ static int write_sdp(struct wbc_encoder *e, const struct wbc_encoder_config *cfg
 	return 0;
 }
 
+/*
+ * Recordings are private to their user: a file output is created with mode 0600, and an
+ * existing regular file is made 0600 before it is truncated, whatever the umask (FFmpeg's
+ * file protocol creates with 0666 & ~umask and has no option for the mode). Opening
+ * errors are left to avio_open2, which words them as for any output; a file that stays
+ * readable by others (a file system without modes, not ours to chmod) is refused.
+ */
+static int make_private(const char *url, char *err, size_t len)
+{
+	const char *proto = avio_find_protocol_name(url);
+	const char *path = strncmp(url, "file:", 5) == 0 ? url + 5 : url;
+	struct stat st;
+	int fd, ret = 0;
+
+	if (!proto || strcmp(proto, "file") != 0)
+		return 0;
+	/* O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of waiting here. */
+	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0077)) {
+		if (fchmod(fd, 0600) != 0)
+			ret = -errno;
+		else if (fstat(fd, &st) == 0 && (st.st_mode & 0077))
+			ret = -EPERM;        /* the file system keeps its own modes */
+		if (ret < 0)
+			wbc_errf(err, len, "cannot make %s private (mode %04o, want 0600): %s", path,
+				(unsigned)(st.st_mode & 07777), strerror(-ret));
+	}
+	close(fd);
+	return ret;
+}
+
 static int open_io(struct wbc_encoder *e, AVDictionary **opts, char *err, size_t len)
 {
 	int ret;
 
 	if (e->fmt->oformat->flags & AVFMT_NOFILE)
 		return 0;
+	ret = make_private(e->output, err, len);
+	if (ret < 0)
+		return ret;
 	ret = avio_open2(&e->fmt->pb, e->output, AVIO_FLAG_WRITE,
 		&e->fmt->interrupt_callback, opts);
 	if (ret < 0) {

@@ -181,12 +181,19 @@ struct wbc_recorder_frame {
  * fd or thread); but a file output that was already created when a later
  * step failed (e.g. an unknown container option, which can only be
  * checked once the output is open) is left on disk.
+ *
+ * Privacy: a file output (a path or file: URL) is created with mode 0600
+ * whatever the umask, and an existing regular file is set to 0600 before
+ * it is truncated (whoever had it open already keeps that descriptor). A
+ * file that cannot be made 0600 (not ours to chmod, a file system without
+ * modes) is refused: -EPERM, "cannot make PATH private ...".
  *   -EINVAL   bad options, unknown codec or container (the message lists
  *             the available video encoders resp. muxers), unknown or
  *             invalid codec/container option, unsupported pixel format
  *   -ENOENT, -EACCES, -EISDIR, -EROFS, -ECONNREFUSED, ...
  *             opening the output failed (the message names the output and
  *             the system error)
+ *   -EPERM    a file output that would stay readable by others (above)
  *   -ENOMEM, -EIO, ...  other failures
  */
 int wbc_recorder_create(const struct wbc_recorder_options *options,
