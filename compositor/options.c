@@ -18,7 +18,7 @@ static const char usage[] =
 	"           [--output NAME] [--screenshot-after SECONDS FILE.ppm]...\n"
 	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
-	"            [--stats]] -- APP [ARGS...]\n"
+	"            [--stats]] [--allow-control [--control-socket PATH]] -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -51,6 +51,11 @@ static const char usage[] =
 	"                       readback: copy the displayed buffer; auto (default):\n"
 	"                       writeback where the device has it, else readback\n"
 	"  --stats              print recorder counters once a second\n"
+	"  --allow-control      let wbcctl start and stop recordings while wbc runs, through\n"
+	"                       a control socket of mode 0600 (and let APP itself do it);\n"
+	"                       capture is set up at start as for --record\n"
+	"  --control-socket PATH  where that socket is (implies --allow-control; default\n"
+	"                       $XDG_RUNTIME_DIR/wbc-control-N for wayland-N)\n"
 	"  --debug-frame-checksums FILE\n"
 	"                       debug: a line per frame given to the encoder (FNV-1a 64 of\n"
 	"                       its B,G,R bytes; see compositor/record.c)\n"
@@ -202,6 +207,13 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			i++;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = true;
+		} else if (strcmp(a, "--allow-control") == 0) {
+			o->allow_control = true;
+		} else if (strcmp(a, "--control-socket") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a PATH", a);
+			o->control_socket = argv[++i];
+			o->allow_control = true;
 		} else if (strcmp(a, "--debug-frame-checksums") == 0) {
 			if (!next || !*next)
 				return fail("%s needs a FILE", a);
@@ -215,10 +227,11 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 	if (!o->record) {
 		const char *needs = o->codec ? "--codec" : o->container ? "--container" :
 			o->n_codec_opts ? "--codec-opt" : o->n_container_opts ? "--container-opt" :
-			o->fps > 0 ? "--fps" : o->stats ? "--stats" :
-			o->frame_checksums ? "--debug-frame-checksums" : NULL;
+			o->fps > 0 ? "--fps" : o->frame_checksums ? "--debug-frame-checksums" : NULL;
 		if (needs)
 			return fail("%s only makes sense with --record", needs);
+		if (o->stats && !o->allow_control)
+			return fail("%s", "--stats only makes sense with --record or --allow-control");
 	}
 	if (i >= argc)
 		return fail("%s", "no APP given: wbc [options] -- APP [ARGS...]");

@@ -41,6 +41,9 @@ struct wbc_options {
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
 	bool stats;                      /* --stats */
+	/* Recording control (control.c): --allow-control, --control-socket PATH (implies it). */
+	bool allow_control;
+	const char *control_socket;      /* NULL: $XDG_RUNTIME_DIR/wbc-control-N */
 	const char *frame_checksums;     /* --debug-frame-checksums FILE */
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
 };

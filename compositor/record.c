@@ -1,4 +1,4 @@
-/* --record: captured frames -> wbc_recorder (see record.h). */
+/* Recordings: captured frames -> wbc_recorder (see record.h). */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -35,12 +35,15 @@ struct wbc_record {
 	struct wl_event_source *rec_source; /* the recorder's event fd */
 	struct wl_event_source *stats_timer;
 	FILE *checksums;                 /* --debug-frame-checksums */
+	char *checksums_path;            /* owned */
+	char target[4096];               /* what it records to */
+	char output[64];                 /* the output's name */
 	uint32_t width, height, format;
 	uint64_t captured;               /* frames offered to the recorder */
 	bool started;                    /* a first frame was accepted */
 	bool ended;                      /* no more frames: failed, output gone, or stopping */
 	bool stopped;                    /* wbc_recorder_stop() was called */
-	bool error_said;
+	char error[1024];                /* what ended it early (said once), or "" */
 	uint64_t stats_bytes;
 	int64_t stats_ns;
 };
@@ -107,10 +110,10 @@ static void setup_av_log(void)
 
 static void say_error(struct wbc_record *r, const char *msg)
 {
-	if (r->error_said)
+	if (r->error[0])
 		return;
-	r->error_said = true;
-	wbc_log(WLR_ERROR, "recording stopped: %s", bare(msg));
+	snprintf(r->error, sizeof(r->error), "%s", bare(msg));
+	wbc_log(WLR_ERROR, "recording stopped: %s", r->error);
 }
 
 /* Ends the recording: the worker finishes, every frame comes back. */
@@ -282,8 +285,8 @@ static bool is_live(const char *output, const char *container)
 }
 
 /* How the output is captured: writeback if it can, else readback; *format is the format
- * of the frames; *line what the log is to say about it. -1 when --capture writeback
- * cannot be. */
+ * of the frames; *line what the log is to say about it. -1 and the reason in *line when
+ * --capture writeback cannot be. */
 static int choose_method(struct wbc_server *s, struct wlr_output *output,
 		struct wbc_capture *cap, unsigned pool, uint32_t *format, char *line, size_t len)
 {
@@ -295,7 +298,7 @@ static int choose_method(struct wbc_server *s, struct wlr_output *output,
 			return 0;
 		}
 		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {
-			wbc_log(WLR_ERROR, "--capture writeback: %s cannot be captured: %s",
+			snprintf(line, len, "--capture writeback: %s cannot be captured: %s",
 				output->name, how);
 			return -1;
 		}
@@ -371,108 +374,191 @@ static void record_free(struct wbc_record *r)
 	wbc_recorder_destroy(r->rec);    /* stops first if not stopped */
 	if (r->checksums && fclose(r->checksums) != 0)
 		wbc_log(WLR_ERROR, "--debug-frame-checksums %s: write failed: %s",
-			r->server->opts->frame_checksums, strerror(errno));
+			r->checksums_path, strerror(errno));
+	free(r->checksums_path);
 	free(r);
 }
 
-int wbc_record_attach(struct wbc_server *s, struct wlr_output *output, struct wbc_capture *cap)
+static enum wbc_record_error error_kind(int recorder_errno)
 {
-	const struct wbc_options *o = s->opts;
-	if (!o->record || s->record)
-		return 0;
-	setup_av_log();
-	struct wbc_record *r = calloc(1, sizeof(*r));
-	if (!r) {
-		wbc_log(WLR_ERROR, "recording: out of memory");
-		return -1;
+	switch (recorder_errno) {
+	case -EINVAL: return WBC_RECORD_ERR_INVALID;
+	case -ENOMEM: return WBC_RECORD_ERR_INTERNAL;
 	}
-	r->server = s;
-	r->consumer = (struct wbc_capture_consumer){
-		.frame = handle_frame, .detach = handle_detach, .unavailable = handle_unavailable,
-		.busy = recorder_busy, .hold = QUEUE_LENGTH + HOLD_EXTRA,
-		.interval_ns = o->fps > 0 ? (uint64_t)(1e9 / o->fps) : 0,
-	};
-	wbc_capture_add(cap, &r->consumer);  /* not continuous yet: counted for the pool */
-	char method[1200];
-	if (choose_method(s, output, cap, wbc_capture_pool_size(cap), &r->format, method,
-			sizeof(method)) < 0) {
-		wbc_capture_remove(&r->consumer);
-		free(r);
-		return -1;
-	}
-	r->width = (uint32_t)output->width;
-	r->height = (uint32_t)output->height;
-	if (o->frame_checksums && !(r->checksums = fopen(o->frame_checksums, "w"))) {
-		wbc_log(WLR_ERROR, "--debug-frame-checksums %s: %s", o->frame_checksums,
-			strerror(errno));
-		record_free(r);
-		return -1;
-	}
+	return WBC_RECORD_ERR_OUTPUT;    /* opening or writing the target */
+}
+
+/* The recorder and what feeds it; r->consumer is registered already. */
+static int open_recorder(struct wbc_record *r, const struct wbc_record_params *p,
+		char *err, size_t len)
+{
 	struct wbc_recorder_options ro = {
-		.output = o->record, .codec = o->codec, .container = o->container,
-		.codec_opts = o->codec_opts, .n_codec_opts = o->n_codec_opts,
-		.container_opts = o->container_opts, .n_container_opts = o->n_container_opts,
+		.output = p->target, .codec = p->codec, .container = p->container,
+		.codec_opts = p->codec_opts, .n_codec_opts = p->n_codec_opts,
+		.container_opts = p->container_opts, .n_container_opts = p->n_container_opts,
 		.width = r->width, .height = r->height, .format = r->format,
 		.queue_length = QUEUE_LENGTH, .log = recorder_log, .log_data = r,
 	};
-	static char err[16384];          /* an unknown codec's message lists every encoder */
+	enum { MSG = 16384 };            /* an unknown codec's message lists every encoder */
+	char *msg = malloc(MSG);
+	if (!msg) {
+		snprintf(err, len, "recording: out of memory");
+		return WBC_RECORD_ERR_INTERNAL;
+	}
 	pid_t tids[MAX_TIDS];
 	size_t n_tids = list_threads(tids, MAX_TIDS);
-	if (wbc_recorder_create(&ro, &r->rec, err, sizeof(err)) < 0) {
-		wbc_log(WLR_ERROR, "cannot record to %s: %s", o->record, bare(err));
-		record_free(r);
-		return -1;
+	int ret = wbc_recorder_create(&ro, &r->rec, msg, MSG);
+	if (ret < 0) {
+		snprintf(err, len, "cannot record to %s: %s", p->target, bare(msg));
+		free(msg);
+		return error_kind(ret);
 	}
+	free(msg);
 	renice_new_threads(tids, n_tids);
-	s->record = r;
-	const char *container = wbc_recorder_container_name(r->rec);
-	r->consumer.repeat_idle = is_live(o->record, container);
-	struct wl_event_loop *loop = wl_display_get_event_loop(s->display);
+	r->consumer.repeat_idle = is_live(p->target, wbc_recorder_container_name(r->rec));
+	struct wl_event_loop *loop = wl_display_get_event_loop(r->server->display);
 	r->rec_source = wl_event_loop_add_fd(loop, wbc_recorder_get_event_fd(r->rec),
 		WL_EVENT_READABLE, handle_recorder_event, r);
 	if (!r->rec_source) {
-		wbc_log(WLR_ERROR, "recording: cannot watch the recorder's events");
-		return -1;
+		snprintf(err, len, "recording: cannot watch the recorder's events");
+		return WBC_RECORD_ERR_INTERNAL;
 	}
-	if (o->stats) {
+	if (r->server->opts->stats) {
 		r->stats_timer = wl_event_loop_add_timer(loop, handle_stats, r);
 		if (!r->stats_timer) {
-			wbc_log(WLR_ERROR, "recording: cannot create the --stats timer");
-			return -1;
+			snprintf(err, len, "recording: cannot create the --stats timer");
+			return WBC_RECORD_ERR_INTERNAL;
 		}
 		r->stats_ns = now_ns();
 		wl_event_source_timer_update(r->stats_timer, 1000);
 	}
+	return 0;
+}
+
+static void say_started(const struct wbc_record *r, const char *method, double fps)
+{
 	wbc_notice("%s", method);
 	char rate[64] = "every frame shown";
-	if (o->fps > 0)
-		snprintf(rate, sizeof(rate), "at most %g frames/s", o->fps);
-	wbc_notice("recording %s to %s: %s (%s) in %s, %ux%u %s, %s%s", output->name, o->record,
+	if (fps > 0)
+		snprintf(rate, sizeof(rate), "at most %g frames/s", fps);
+	wbc_notice("recording %s to %s: %s (%s) in %s, %ux%u %s, %s%s", r->output, r->target,
 		wbc_recorder_codec_name(r->rec), wbc_recorder_encoder_pixel_format(r->rec),
-		container, r->width, r->height, format_name(r->format), rate,
-		r->consumer.repeat_idle ? ", idle screen repeated (live output)" : "");
+		wbc_recorder_container_name(r->rec), r->width, r->height, format_name(r->format),
+		rate, r->consumer.repeat_idle ? ", idle screen repeated (live output)" : "");
 	if (wbc_recorder_sdp_path(r->rec))
 		wbc_notice("recording: SDP written to %s", wbc_recorder_sdp_path(r->rec));
+}
+
+static void fill_status(const struct wbc_record *r, enum wbc_record_state state,
+		struct wbc_record_status *st)
+{
+	struct wbc_recorder_stats rs;
+	wbc_recorder_get_stats(r->rec, &rs);
+	*st = (struct wbc_record_status){ .state = state, .captured = r->captured,
+		.encoded = rs.encoded, .dropped = rs.dropped, .bytes = rs.bytes_written,
+		.queue_depth = rs.queue_depth };
+	snprintf(st->target, sizeof(st->target), "%s", r->target);
+	snprintf(st->output, sizeof(st->output), "%s", r->output);
+	snprintf(st->codec, sizeof(st->codec), "%s", wbc_recorder_codec_name(r->rec));
+	snprintf(st->container, sizeof(st->container), "%s", wbc_recorder_container_name(r->rec));
+	snprintf(st->error, sizeof(st->error), "%s", r->error);
+}
+
+/* Stop at at_ns, print the final counters, fill *summary, free. */
+static void finish(struct wbc_server *s, int64_t at_ns, struct wbc_record_status *summary)
+{
+	struct wbc_record *r = s->record;
+	s->record = NULL;
+	stop(r, at_ns);
+	struct wbc_record_status st;
+	fill_status(r, WBC_RECORD_STOPPED, &st);
+	struct wbc_recorder_stats rs;
+	wbc_recorder_get_stats(r->rec, &rs);
+	if (rs.submitted != r->captured)
+		wbc_log(WLR_ERROR, "recording: %" PRIu64 " frames captured but the recorder counted %"
+			PRIu64, r->captured, rs.submitted);
+	if (!s->failed)                  /* errors are one line: no counters after them */
+		fprintf(stderr, "wbc: rec final captured=%" PRIu64 " encoded=%" PRIu64
+			" dropped=%" PRIu64 " skipped_busy=%" PRIu64 " ready_ms_p50=%.2f"
+			" ready_ms_p99=%.2f written_ms_p50=%.2f written_ms_p99=%.2f\n", st.captured,
+			st.encoded, st.dropped, r->consumer.busy_skips, rs.ready_ms_p50,
+			rs.ready_ms_p99, rs.written_ms_p50, rs.written_ms_p99);
+	if (summary)
+		*summary = st;
+	record_free(r);
+}
+
+int wbc_record_start(struct wbc_server *s, struct wlr_output *output, struct wbc_capture *cap,
+		const struct wbc_record_params *p, char *err, size_t len)
+{
+	if (s->record && !s->record->ended) {
+		snprintf(err, len, "already recording %s to %s (stop it first)", s->record->output,
+			s->record->target);
+		return WBC_RECORD_ERR_BUSY;
+	}
+	if (s->record)                   /* it failed: make way */
+		finish(s, now_ns(), NULL);
+	setup_av_log();
+	struct wbc_record *r = calloc(1, sizeof(*r));
+	if (!r || (p->frame_checksums && !(r->checksums_path = strdup(p->frame_checksums)))) {
+		free(r);
+		snprintf(err, len, "recording: out of memory");
+		return WBC_RECORD_ERR_INTERNAL;
+	}
+	r->server = s;
+	snprintf(r->target, sizeof(r->target), "%s", p->target);
+	snprintf(r->output, sizeof(r->output), "%s", output->name);
+	r->consumer = (struct wbc_capture_consumer){
+		.frame = handle_frame, .detach = handle_detach, .unavailable = handle_unavailable,
+		.busy = recorder_busy, .hold = QUEUE_LENGTH + HOLD_EXTRA,
+		.interval_ns = p->fps > 0 ? (uint64_t)(1e9 / p->fps) : 0,
+	};
+	wbc_capture_add(cap, &r->consumer);  /* not continuous yet: counted for the pool */
+	char method[1200];
+	int ret = 0;
+	if (choose_method(s, output, cap, wbc_capture_pool_size(cap), &r->format, method,
+			sizeof(method)) < 0) {
+		snprintf(err, len, "%s", method);
+		ret = WBC_RECORD_ERR_CAPTURE;
+	}
+	r->width = (uint32_t)output->width;
+	r->height = (uint32_t)output->height;
+	if (!ret && p->frame_checksums && !(r->checksums = fopen(p->frame_checksums, "w"))) {
+		snprintf(err, len, "--debug-frame-checksums %s: %s", p->frame_checksums,
+			strerror(errno));
+		ret = WBC_RECORD_ERR_OUTPUT;
+	}
+	if (!ret)
+		ret = open_recorder(r, p, err, len);
+	if (ret) {
+		record_free(r);
+		return ret;
+	}
+	s->record = r;
+	say_started(r, method, p->fps);
 	wbc_capture_set_continuous(&r->consumer, true);
 	return 0;
 }
 
+int wbc_record_stop(struct wbc_server *s, struct wbc_record_status *summary)
+{
+	if (!s->record)
+		return -1;
+	finish(s, now_ns(), summary);
+	return 0;
+}
+
+void wbc_record_get_status(struct wbc_server *s, struct wbc_record_status *st)
+{
+	if (!s->record) {
+		*st = (struct wbc_record_status){ .state = WBC_RECORD_IDLE };
+		return;
+	}
+	fill_status(s->record, s->record->ended ? WBC_RECORD_FAILED : WBC_RECORD_RECORDING, st);
+}
+
 void wbc_record_finish(struct wbc_server *s)
 {
-	struct wbc_record *r = s->record;
-	if (!r)
-		return;
-	s->record = NULL;
-	stop(r, s->stop_ns ? (int64_t)s->stop_ns : now_ns());
-	struct wbc_recorder_stats st;
-	wbc_recorder_get_stats(r->rec, &st);
-	if (st.submitted != r->captured)
-		wbc_log(WLR_ERROR, "recording: %" PRIu64 " frames captured but the recorder counted %"
-			PRIu64, r->captured, st.submitted);
-	if (!s->failed)                  /* errors are one line: no counters after them */
-		fprintf(stderr, "wbc: rec final captured=%" PRIu64 " encoded=%" PRIu64
-			" dropped=%" PRIu64 " skipped_busy=%" PRIu64 " ready_ms_p50=%.2f"
-			" ready_ms_p99=%.2f written_ms_p50=%.2f written_ms_p99=%.2f\n", r->captured,
-			st.encoded, st.dropped, r->consumer.busy_skips, st.ready_ms_p50, st.ready_ms_p99, st.written_ms_p50, st.written_ms_p99);
-	record_free(r);
+	if (s->record)
+		finish(s, s->stop_ns ? (int64_t)s->stop_ns : now_ns(), NULL);
 }

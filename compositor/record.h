@@ -1,27 +1,77 @@
 /*
- * --record: the screen into wbc's recorder (recorder/, include/wbc/recorder.h).
+ * Recordings: the screen into wbc's recorder (recorder/, include/wbc/recorder.h).
  *
- * A continuous consumer of the first output's capture hook (capture.h). It owns the
- * wbc_recorder, made once the output's mode is known (frame size = the mode, format = the
- * writeback format, or the displayed buffer's for readback); feeds it every captured
- * frame with the frame's vblank timestamp, lending it the capture frame (a writeback pool
- * buffer) until the recorder's release callback; watches the recorder's event fd in the
- * display's event loop. A recording that fails (disk full, receiver gone) says so in one
- * line and ends; the compositor keeps running. On exit it is stopped at the moment wbc was
- * asked to stop, so the file gets its trailer and the right duration.
+ * At most one recording at a time, owned by the server (server->record): started from
+ * --record when the first output comes up (screen.c), or at runtime by the control
+ * protocol (control.c), and stopped by the control protocol or when wbc stops.
+ *
+ * A recording is a continuous consumer of an output's capture hook (capture.h). It owns
+ * the wbc_recorder, made for the output's mode (frame size = the mode, format = the
+ * writeback format, or the displayed buffer's for readback); feeds it every captured frame
+ * with the frame's vblank timestamp, lending it the capture frame (a writeback pool buffer)
+ * until the recorder's release callback; watches the recorder's event fd in the display's
+ * event loop. A recording that fails (disk full, receiver gone) says so in one line and
+ * ends (state failed until it is stopped or replaced); the compositor keeps running.
+ * Stopping writes the trailer with the right duration (up to the moment of the stop).
  */
 #ifndef WBC_RECORD_H
 #define WBC_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 struct wbc_server;
 struct wlr_output;
 struct wbc_capture;
 
-/* Start recording output (the first one only; later calls do nothing). 0, or -1 with one
- * "wbc: ..." line logged (unknown codec or container, unwritable output, ...). */
-int wbc_record_attach(struct wbc_server *server, struct wlr_output *output,
-		struct wbc_capture *capture);
-/* Stop (at server->stop_ns), print the final counters, free. Before the outputs go. */
+/* What to record. Only read during wbc_record_start (the recorder copies what it keeps). */
+struct wbc_record_params {
+	const char *target;              /* PATH or URL */
+	const char *codec, *container;   /* NULL: the recorder's defaults */
+	const char *const *codec_opts;   /* "KEY=VALUE" */
+	size_t n_codec_opts;
+	const char *const *container_opts;
+	size_t n_container_opts;
+	double fps;                      /* cap; 0: every frame shown */
+	const char *frame_checksums;     /* --debug-frame-checksums FILE, or NULL */
+};
+
+enum wbc_record_state {
+	WBC_RECORD_IDLE,                 /* no recording */
+	WBC_RECORD_RECORDING,
+	WBC_RECORD_FAILED,               /* ended by itself with an error, not stopped yet */
+	WBC_RECORD_STOPPED,              /* wbc_record_stop's summary */
+};
+
+/* A copy of a recording's state (strings empty when idle). */
+struct wbc_record_status {
+	enum wbc_record_state state;
+	char target[4096], output[64], codec[64], container[64];
+	char error[1024];                /* what ended it early, or "" */
+	uint64_t captured, encoded, dropped, bytes;
+	unsigned queue_depth;
+};
+
+/* Why wbc_record_start refused (besides the message). */
+enum wbc_record_error {
+	WBC_RECORD_ERR_BUSY = 1,         /* already recording */
+	WBC_RECORD_ERR_INVALID,          /* bad codec/container/option/fps */
+	WBC_RECORD_ERR_OUTPUT,           /* the target cannot be opened or written */
+	WBC_RECORD_ERR_CAPTURE,          /* --capture writeback and the output cannot */
+	WBC_RECORD_ERR_INTERNAL,
+};
+
+/* Start recording output through its capture. A recording that failed earlier is
+ * replaced (its final line printed). 0, or a wbc_record_error with one line (without
+ * "wbc: ") in err. Says how it captures and what it records in "wbc: " lines. */
+int wbc_record_start(struct wbc_server *server, struct wlr_output *output,
+		struct wbc_capture *capture, const struct wbc_record_params *params,
+		char *err, size_t err_len);
+/* Stop now, print the "wbc: rec final ..." line, fill *summary (may be NULL) and free.
+ * -1 when there is no recording. */
+int wbc_record_stop(struct wbc_server *server, struct wbc_record_status *summary);
+void wbc_record_get_status(struct wbc_server *server, struct wbc_record_status *status);
+/* At exit (before the outputs go): stop at server->stop_ns, the moment wbc was told to. */
 void wbc_record_finish(struct wbc_server *server);
 
 #endif

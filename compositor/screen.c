@@ -73,6 +73,24 @@ static void describe_modes(struct wlr_output *output, char *buf, size_t len)
 		snprintf(buf + used, len - used, " ...");
 }
 
+/* --record: the first output is recorded from its first frame. */
+static int start_recording(struct wbc_server *s, struct wbc_screen *sc)
+{
+	const struct wbc_options *o = s->opts;
+	if (!o->record || s->record)
+		return 0;
+	struct wbc_record_params p = { .target = o->record, .codec = o->codec,
+		.container = o->container, .codec_opts = o->codec_opts,
+		.n_codec_opts = o->n_codec_opts, .container_opts = o->container_opts,
+		.n_container_opts = o->n_container_opts, .fps = o->fps,
+		.frame_checksums = o->frame_checksums };
+	char err[16384];                 /* an unknown codec's message lists every encoder */
+	if (wbc_record_start(s, sc->output, sc->capture, &p, err, sizeof(err)) == 0)
+		return 0;
+	wbc_log(WLR_ERROR, "%s", err);
+	return -1;
+}
+
 static struct wlr_output_mode *pick_mode(struct wbc_server *s, struct wlr_output *output)
 {
 	const struct wbc_options *o = s->opts;
@@ -142,7 +160,7 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 			wbc_capture_set_method(sc->capture, WBC_CAPTURE_READBACK);
 		if (sc->capture)
 			wbc_screenshots_attach(s, sc->capture);
-		if (sc->capture && wbc_record_attach(s, output, sc->capture) < 0) {
+		if (sc->capture && start_recording(s, sc) < 0) {
 			wbc_server_stop(s, 1);
 			return;
 		}
@@ -150,6 +168,18 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	wbc_log(WLR_INFO, "%s: %dx%d@%.3f Hz", output->name, output->width, output->height,
 		output->refresh / 1000.0);
 	wbc_xdg_resize_all(s);
+}
+
+struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output **output)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link) {
+		if (sc->capture) {
+			*output = sc->output;
+			return sc->capture;
+		}
+	}
+	return NULL;
 }
 
 bool wbc_screen_box(struct wbc_server *s, struct wlr_box *box)

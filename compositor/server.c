@@ -19,6 +19,7 @@
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include "adapter.h"
+#include "control.h"
 #include "decoration.h"
 #include "log.h"
 #include "record.h"
@@ -87,8 +88,10 @@ static int setup_backends(struct wbc_server *s)
 	if (wbc_device_open(s) < 0)
 		return fail(s, NULL);
 	s->backend = wlr_multi_backend_create(s->display);
-	/* Screenshots and recordings want writeback unless told to read the buffers back. */
-	bool capture = s->opts->n_screenshots > 0 || s->opts->record;
+	/* Screenshots and recordings want writeback unless told to read the buffers back;
+	 * with --allow-control a recording may start later, but where capture needs another
+	 * connector (VKMS: Writeback-1 headless) that is decided now. */
+	bool capture = s->opts->n_screenshots > 0 || s->opts->record || s->opts->allow_control;
 	struct wbc_adapter_options aopts = { .output_name = s->opts->output,
 		.need_writeback = capture && s->opts->capture != WBC_CAPTURE_FORCE_READBACK };
 	s->adapter = wbc_adapter_create(s->display, s->kms, &aopts);
@@ -192,6 +195,8 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 	if (!socket)
 		return fail(s, "cannot create the Wayland socket (is XDG_RUNTIME_DIR set?)");
 	setenv("WAYLAND_DISPLAY", socket, 1);
+	if (s->opts->allow_control && wbc_control_init(s, socket) < 0)
+		return fail(s, NULL);
 	if (!wlr_backend_start(s->backend))
 		return fail(s, "cannot start the backends");
 	if (s->exit_status != -1)        /* an output handler stopped us (mode, modeset) */
@@ -251,6 +256,7 @@ void wbc_server_finish(struct wbc_server *s)
 	if (!s->display)
 		return;
 	wl_display_destroy_clients(s->display);
+	wbc_control_finish(s);
 	if (!s->failed)                  /* errors are one line: no stats after them */
 		print_stats(s);
 	wbc_screenshots_finish(s);

@@ -15,6 +15,7 @@ struct wlr_surface;
 struct wlr_box;
 struct wbc_capture;
 struct wbc_record;
+struct wbc_control;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -56,7 +57,8 @@ struct wbc_server {
 	struct wl_list screens;          /* wbc_screen.link */
 	struct wl_list views;            /* wbc_view.link, focused first */
 	struct wl_list screenshots;      /* wbc_screenshot.link */
-	struct wbc_record *record;       /* --record (record.c), NULL without */
+	struct wbc_record *record;       /* the recording (record.c), NULL without */
+	struct wbc_control *control;     /* --allow-control (control.c), NULL without */
 	struct wbc_child child;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
 	struct wl_event_source *signals[3], *duration;
@@ -83,6 +85,9 @@ void wbc_screen_new_output(struct wbc_server *server, struct wlr_output *output)
 void wbc_screen_finish_all(struct wbc_server *server);
 /* The area toplevels fill: the first output's box in layout coordinates. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
+/* The first output that can be captured and its capture hook (what is recorded); NULL
+ * while there is none. */
+struct wbc_capture *wbc_screen_capture(struct wbc_server *server, struct wlr_output **output);
 
 /* screenshot.c: --screenshot-after, attached to the first screen that comes up, timed
  * from APP's start (wbc_screenshots_arm). */

@@ -100,3 +100,41 @@ check_display_goes_on() {
 	python3 -c 'import sys; f=[int(x) for x in sys.argv[1:]]; sys.exit(0 if len(f) >= 2 and f[-1] > f[0] else 1)' $f ||
 		fail "the display did not go on after '$2' (flips: $f)"
 }
+
+# wait_for SECONDS CMD...: run CMD every 0.2 s until it succeeds; status 1 if it never did.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.2
+	done
+}
+
+# field LINE NAME: NAME=VALUE out of a line of space-separated fields (wbcctl's output).
+field() {
+	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | head -1
+}
+
+# check_playable FILE CODEC MIN_DISTINCT ENCODED: ffprobe finds a CODEC 640x480 video and a
+# duration > 0; every decoded frame's pattern number is read back (check_numbers), and as
+# many frames decode as the recorder encoded.
+check_playable() {
+	local f=$1 dur n
+	ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$f" \
+		>"$f.streams" || fail "ffprobe rejects $f"
+	grep -qx "$2,640,480" "$f.streams" || fail "$f: no 640x480 $2 stream ($(cat "$f.streams"))"
+	dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$f")
+	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)' "$dur" ||
+		fail "$f: duration '$dur'"
+	decode "$f" rgb24 | "$tool" pattern 640 480 rgb24 >"$f.numbers" || fail "decoding $f failed"
+	n=$(wc -l <"$f.numbers")
+	note "$f: $2, ${dur}s, $n frames decoded, $4 encoded"
+	[ "$n" = "$4" ] || fail "$f: $n frames decode but the recorder encoded $4"
+	check_numbers "$f.numbers" "$3"
+}
+
+# mode_of PATH: its permission bits in octal (lib.sh's stat() is another function).
+mode_of() {
+	command stat -c %a "$1"
+}
