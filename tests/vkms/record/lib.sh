@@ -138,3 +138,26 @@ check_playable() {
 mode_of() {
 	command stat -c %a "$1"
 }
+
+# wbc_start ARGS...: wbc in the background, its pid in $wbc_pid (killed if the script exits
+# first). Not under timeout(1): its -k would SIGKILL a wbc that is only slow to shut down
+# on a loaded host; wbc_stop bounds the wait instead.
+wbc_start() {
+	"$WBC" "$@" &
+	wbc_pid=$!
+	trap 'kill -KILL $wbc_pid 2>/dev/null' EXIT
+}
+
+# wbc_stop: SIGTERM, then wait for wbc (SIGKILL after 150 s); returns its exit status.
+wbc_stop() {
+	local dog rc
+	kill -TERM "$wbc_pid" 2>/dev/null
+	(sleep 150; kill -KILL "$wbc_pid" 2>/dev/null) &
+	dog=$!
+	wait "$wbc_pid"
+	rc=$?
+	kill "$dog" 2>/dev/null
+	wait "$dog" 2>/dev/null
+	trap - EXIT
+	return $rc
+}

@@ -35,10 +35,8 @@ python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])'
 [ -S "$sock" ] || fail "could not make a stale socket"
 
 # 2. The control socket and who sees what.
-timeout -k 10 "$WBC_TEST_DEADLINE" "$WBC" --mode 640x480 --control-socket "$sock" -- \
-	sh -c 'echo "$WAYLAND_DISPLAY" >"$0"; exec "$1"' "$out/wl" "$client" >"$out/log" 2>&1 &
-wbc_pid=$!
-trap 'kill -KILL $wbc_pid 2>/dev/null' EXIT
+wbc_start --mode 640x480 --control-socket "$sock" -- \
+	sh -c 'echo "$WAYLAND_DISPLAY" >"$0"; exec "$1"' "$out/wl" "$client" >"$out/log" 2>&1
 wait_for 150 "$WBCCTL" --socket "$sock" status >/dev/null 2>&1 ||
 	{ cat "$out/log"; fail "wbcctl status never answered on $sock"; }
 note "control socket: $(command stat -c '%A %U %a' "$sock")"
@@ -72,10 +70,8 @@ note "unknown codec: status $rc: ${msg:0:160}... (${#msg} bytes)"
 	[ "$(grep -c . <<<"$msg")" = 1 ] || fail "record start with an unknown codec: $rc $msg"
 [ "$("$WBCCTL" --socket "$sock" status)" = "state=idle" ] || fail "not idle after refusals"
 
-kill -TERM $wbc_pid
-wait $wbc_pid
+wbc_stop
 rc=$?
-trap - EXIT
 cat "$out/log"
 check_sanitizers "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"

@@ -7,7 +7,6 @@
 # the same session. Each file plays: ffprobe codec/size/duration, as many decoded frames
 # as encoded, pattern numbers non-decreasing (frame-tool). Under umask 022, both files and
 # the control socket are mode 0600.
-export WBC_TEST_DEADLINE=250
 . "$(dirname "$0")/lib.sh"
 : "${WBCCTL:?WBCCTL must point at wbcctl}"
 sock=$XDG_RUNTIME_DIR/wbc-control-0
@@ -15,19 +14,14 @@ umask 022
 cd "$out" || fail "cd $out"
 rm -f a.mkv b.mkv c.mp4
 
-# timeout's pid: it passes SIGTERM on to wbc and exits with wbc's status.
-timeout -k 10 "$WBC_TEST_DEADLINE" "$WBC" --mode 640x480 --allow-control --stats -- "$client" \
-	>"$out/log" 2>&1 &
-wbc_pid=$!
+wbc_start --mode 640x480 --allow-control --stats -- "$client" >"$out/log" 2>&1
 finish() {                           # stop wbc, show its log, check it
-	kill -TERM $wbc_pid 2>/dev/null
-	wait $wbc_pid
+	wbc_stop
 	local rc=$?
 	cat "$out/log"
 	check_sanitizers "$out/log"
 	[ $rc = 0 ] || fail "wbc exited $rc"
 }
-trap 'kill -KILL $wbc_pid 2>/dev/null' EXIT
 # The event loop runs (so the outputs are up) once wbcctl gets an answer.
 wait_for 150 "$WBCCTL" status >/dev/null 2>&1 || { finish; fail "wbcctl status never answered"; }
 line=$("$WBCCTL" status)
@@ -94,7 +88,6 @@ wait_for 150 captured_at_least 5 || fail "nothing captured into c.mp4"
 stop c.mp4
 c_encoded=$encoded
 finish
-trap - EXIT
 
 # wbc's own final lines, one per recording, agree with what wbcctl was told.
 grep -a '^wbc: rec final ' "$out/log" | sed -n 's/.* encoded=\([0-9]*\) .*/\1/p' | tr '\n' ' ' >"$out/finals"
