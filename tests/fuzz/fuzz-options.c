@@ -53,7 +53,7 @@ static void check_ok(char **argv, int argc, const struct wbc_options *o)
 	assert(at >= 1 && at < argc);
 	assert(argv[argc] == NULL);
 	const char *strings[] = { o->device, o->output, o->record, o->codec, o->container,
-		o->frame_checksums };
+		o->frame_checksums, o->control_socket };
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		assert(!strings[i] || is_arg(argv, argc, strings[i]));
 	if (o->has_mode) {
@@ -77,7 +77,9 @@ static void check_ok(char **argv, int argc, const struct wbc_options *o)
 		o->capture == WBC_CAPTURE_FORCE_READBACK);
 	if (!o->record)
 		assert(!o->codec && !o->container && !o->n_codec_opts && !o->n_container_opts &&
-			o->fps == 0 && !o->stats && !o->frame_checksums);
+			o->fps == 0 && (!o->stats || o->allow_control) && !o->frame_checksums);
+	/* control.c: --control-socket PATH implies --allow-control. */
+	assert(!o->control_socket || o->allow_control);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
