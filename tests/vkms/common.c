@@ -144,6 +144,20 @@ static void wait_until(struct test_pipe *tp, const size_t *counter, size_t want,
 			fail_msg("wait: %s", wbc_kms_device_error(tp->dev));
 }
 
+int test_commit_busy_retry(struct test_pipe *tp, const struct wbc_kms_pipe_state *s)
+{
+	int ret;
+	for (int tries = 0; tries < 200; tries++) {
+		ret = wbc_kms_pipe_commit(tp->pipe, s);
+		if (ret != -EBUSY)
+			break;
+		tp->ev.busy_retries++;
+		if (wbc_kms_device_wait(tp->dev, 10) < 0)
+			fail_msg("wait: %s", wbc_kms_device_error(tp->dev));
+	}
+	return ret;
+}
+
 void test_wait_flips(struct test_pipe *tp, size_t flips, int timeout_ms)
 {
 	wait_until(tp, &tp->ev.n_flips, flips, timeout_ms);

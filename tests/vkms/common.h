@@ -37,6 +37,7 @@ struct test_events {
 	 * VKMS can lose a job, and then every later one: see compositor/capture.c). */
 	bool allow_lost;
 	size_t n_lost;
+	size_t busy_retries;             /* test_commit_busy_retry's retries */
 	struct test_lost lost[16];
 	bool hold_frames;            /* keep buffers instead of releasing them */
 	size_t n_held;
@@ -66,6 +67,11 @@ void test_pipe_init_wb(struct test_pipe *tp, uint32_t w, uint32_t h, bool cursor
 void test_pipe_fini(struct test_pipe *tp);
 struct wbc_kms_buffer *test_buffer(struct test_pipe *tp, uint32_t w, uint32_t h, uint32_t format);
 /* Dispatch until the pipe has seen `flips` flip events (or timeout_ms passed). */
+/* wbc_kms_pipe_commit, retried for up to 2 s while the kernel says EBUSY: after a lost
+ * writeback job (the Linux 6.1 VKMS race) the kernel refuses nonblocking commits while
+ * the stuck commit is still pending; wbc's compositor drops that frame and commits the
+ * next. Tests that may meet the race use this; their other checks stay strict. */
+int test_commit_busy_retry(struct test_pipe *tp, const struct wbc_kms_pipe_state *s);
 void test_wait_flips(struct test_pipe *tp, size_t flips, int timeout_ms);
 void test_wait_frames(struct test_pipe *tp, size_t frames, int timeout_ms);
 void test_wait_lost(struct test_pipe *tp, size_t lost, int timeout_ms);

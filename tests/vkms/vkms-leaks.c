@@ -57,13 +57,15 @@ static void cycle(size_t commits, bool capture, struct cycle_result *r)
 				"the rest go without capture\n", i);
 		struct wbc_kms_pipe_state s = { .primary.fb = &b[i % 2]->fb, .capture = arm };
 		requested += arm;
-		if (wbc_kms_pipe_commit(tp.pipe, &s) < 0)
+		if (test_commit_busy_retry(&tp, &s) < 0)
 			fail_msg("commit %zu: %s", i, wbc_kms_device_error(tp.dev));
 		test_wait_flips(&tp, i + 1, 30000);
 		assert_int_equal(tp.ev.n_flips, i + 1);
 		if (i == commits / 2)
 			r->fds_midway = test_count_fds();
 	}
+	if (tp.ev.busy_retries)
+		print_message("%zu commits retried after EBUSY\n", tp.ev.busy_retries);
 	if (capture)
 		check_accounting(&tp, requested, r);
 	test_pipe_fini(&tp);

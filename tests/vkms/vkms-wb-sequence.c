@@ -46,7 +46,7 @@ static double run(struct test_pipe *tp, size_t commits, bool check)
 			test_draw(buf[i % 2], (uint32_t)i);
 		struct wbc_kms_pipe_state s = { .primary.fb = &buf[i % 2]->fb, .capture = true,
 			.user_data = (void *)(uintptr_t)i };
-		if (wbc_kms_pipe_commit(tp->pipe, &s) < 0)
+		if (test_commit_busy_retry(tp, &s) < 0)
 			fail_msg("commit %zu: %s", i, wbc_kms_device_error(tp->dev));
 		/* Wait until this commit flipped and, when checking, its frame arrived. */
 		test_wait_flips(tp, i + 1, 30000);
@@ -54,7 +54,7 @@ static double run(struct test_pipe *tp, size_t commits, bool check)
 		if (check)
 			test_wait_frames(tp, i + 1, 30000);
 	}
-	test_wait_frames(tp, commits, 30000);
+	test_wait_frames(tp, commits - tp->ev.n_lost, 30000);   /* lost ones never come */
 	const struct wbc_kms_flip_event *f = tp->ev.flips;
 	return (double)(f[commits - 1].timestamp_ns - f[1].timestamp_ns) / (double)(commits - 2);
 }
@@ -127,7 +127,13 @@ static void fence_wait_cost(void **state)
 		wbc_kms_writeback_options_init(&o);
 		o.wait_fence = wait;
 		assert_int_equal(wbc_kms_pipe_enable_writeback(tp.pipe, &o), 0);
+		/* A measurement: a job lost to the VKMS 6.1 race costs one fence timeout
+		 * here, it is counted and printed, not a failure. */
+		tp.ev.allow_lost = true;
 		interval[wait] = run(&tp, 120, false);
+		if (tp.ev.n_lost)
+			print_message("%zu writeback jobs lost (VKMS race) while measuring\n",
+				tp.ev.n_lost);
 		struct wbc_kms_pipe_stats st;
 		wbc_kms_pipe_get_stats(tp.pipe, &st);
 		missed[wait] = st.missed_vblanks;
