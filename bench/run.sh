@@ -27,31 +27,21 @@ export COUNT=${COUNT:-300}
 export BENCH_EXTRA_CONFIGS=${BENCH_EXTRA_CONFIGS-}
 
 status=0
-{
-	echo "# wbc benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null)"
-	echo
-	echo "## Host: recorder/ against the bare encoder (bench/run-recorder.sh)"
-	echo
-} >"$md"
-if bench/run-recorder.sh >"$root/build-bench/run-recorder.out"; then
-	# The script's stdout is its markdown; its progress went to stderr.
-	cat "$root/build-bench/run-recorder.out" >>"$md"
-else
-	echo "run.sh: bench/run-recorder.sh failed (see above)" | tee -a "$md" >&2
-	status=1
-fi
+# section TITLE SCRIPT: run one benchmark; its stdout (markdown) goes under TITLE in $md,
+# its progress (stderr) to the terminal.
+section() {
+	printf '\n## %s (%s)\n\n' "$1" "$2" >>"$md"
+	if "$2" >"$root/build-bench/$(basename "$2" .sh).out"; then
+		cat "$root/build-bench/$(basename "$2" .sh).out" >>"$md"
+	else
+		echo "run.sh: $2 failed (see above)" | tee -a "$md" >&2
+		status=1
+	fi
+}
+echo "# wbc benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null)" >"$md"
+section "Host: recorder/ against the bare encoder" bench/run-recorder.sh
 t1=$(date +%s)
-{
-	echo
-	echo "## VM: wbc against cage + wf-recorder on one VKMS device (bench/run-vkms.sh)"
-	echo
-} >>"$md"
-if bench/run-vkms.sh >"$root/build-bench/run-vkms.out"; then
-	cat "$root/build-bench/run-vkms.out" >>"$md"
-else
-	echo "run.sh: bench/run-vkms.sh failed (see above)" | tee -a "$md" >&2
-	status=1
-fi
+section "VM: wbc against cage + wf-recorder on one VKMS device" bench/run-vkms.sh
 t2=$(date +%s)
 printf '\nWall time: host %d s, VM %d s, total %d s.\n' $((t1 - t0)) $((t2 - t1)) $((t2 - t0)) >>"$md"
 cat "$md"

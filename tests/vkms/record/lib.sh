@@ -54,6 +54,23 @@ check_latency() {
 		"$r50" "$r99" "$w50" "$w99" 2>/dev/null || fail "latencies not 0 < ready <= written"
 }
 
+# check_stopped_displaying LOG REGEX WHAT PPM WHEN: a write error ended the recording with
+# exactly one "wbc: recording stopped: " line matching REGEX (else "the message does not
+# WHAT"), the counters still add up, the display kept flipping afterwards, and the
+# screenshot PPM taken WHEN shows the client's pattern.
+check_stopped_displaying() {
+	[ "$(grep -c 'wbc: recording stopped: ' "$1")" = 1 ] || fail "not one 'recording stopped' line"
+	grep -q "wbc: recording stopped: $2" "$1" || fail "the message does not $3"
+	note "$(grep 'wbc: recording stopped: ' "$1")"
+	check_final "$1"
+	check_display_goes_on "$1" "wbc: recording stopped: "
+	[ -s "$4" ] || fail "no screenshot after the failure"
+	local num
+	num=$("$tool" ppm-pattern "$4")
+	note "screenshot $5: client frame $num"
+	[ "$num" != bad ] || fail "the screenshot after the failure shows no pattern"
+}
+
 # decode FILE PIXFMT: every frame as rawvideo on stdout, one per coded frame (no
 # frame-rate conversion: -fps_mode passthrough).
 decode() {
