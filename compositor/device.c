@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
@@ -15,6 +16,9 @@
 #include "wbc/kms.h"
 
 #define MAX_CARDS 16
+/* The character-device major of DRM nodes on Linux (Documentation/admin-guide/devices.txt;
+ * libdrm keeps its DRM_MAJOR private). */
+#define DRM_MAJOR 226
 
 static bool has_connected_display(int fd)
 {
@@ -77,6 +81,13 @@ int wbc_device_open(struct wbc_server *s)
 		}
 		if (!S_ISCHR(st.st_mode)) {
 			wbc_log(WLR_ERROR, "cannot use DRM device %s: not a character device", path);
+			return -1;
+		}
+		/* Else the session refuses it and the message would suggest permissions. */
+		if (major(st.st_rdev) != DRM_MAJOR) {
+			wbc_log(WLR_ERROR, "cannot use DRM device %s: not a DRM device (character "
+				"device %u:%u; DRM devices are %d:N, e.g. /dev/dri/card0)", path,
+				major(st.st_rdev), minor(st.st_rdev), DRM_MAJOR);
 			return -1;
 		}
 		s->drm = wlr_session_open_file(s->session, path);

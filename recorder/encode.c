@@ -462,6 +462,45 @@ static int open_io(struct wbc_encoder *e, AVDictionary **opts, char *err, size_t
 	return 0;
 }
 
+/* Whether KEY is an option of the muxer (or of every muxer), of the output's protocol, or
+ * of every protocol connection (libavformat's URLContext options, not public). */
+static bool known_container_key(struct wbc_encoder *e, const char *key)
+{
+	static const char *const url_options[] = { "protocol_whitelist", "protocol_blacklist",
+		"rw_timeout" };
+
+	if (av_opt_find(e->fmt, key, NULL, 0, AV_OPT_SEARCH_CHILDREN))
+		return true;
+	if (e->fmt->oformat->flags & AVFMT_NOFILE)
+		return false;
+	const char *proto = avio_find_protocol_name(e->output);
+	const AVClass *pc = proto ? avio_protocol_get_class(proto) : NULL;
+	if (pc && av_opt_find(&pc, key, NULL, 0, AV_OPT_SEARCH_FAKE_OBJ))
+		return true;
+	for (size_t i = 0; i < sizeof(url_options) / sizeof(url_options[0]); i++)
+		if (strcmp(key, url_options[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Unknown container options are refused before the output is opened: opening a file
+ * truncates it, and a typo must not cost an existing recording. (start_muxer checks
+ * again what is left after libavformat took its options.) */
+static int check_container_keys(struct wbc_encoder *e, const AVDictionary *opts,
+		char *err, size_t len)
+{
+	const AVDictionaryEntry *t = NULL;
+
+	while ((t = av_dict_get(opts, "", t, AV_DICT_IGNORE_SUFFIX))) {
+		if (!known_container_key(e, t->key)) {
+			wbc_errf(err, len, "unknown option '%s' for container %s", t->key,
+				e->fmt->oformat->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int start_muxer(struct wbc_encoder *e, AVDictionary **opts, char *err, size_t len)
 {
 	const AVDictionaryEntry *left;
@@ -497,6 +536,8 @@ static int open_output(struct wbc_encoder *e, const struct wbc_encoder_config *c
 	}
 	e->st->time_base = e->ctx->time_base;
 	ret = container_dict(cfg, &opts, err, len);
+	if (ret == 0)
+		ret = check_container_keys(e, opts, err, len);
 	if (ret == 0)
 		ret = open_io(e, &opts, err, len);
 	if (ret == 0)

@@ -175,6 +175,47 @@ static void test_bad_options(void **state)
 	tu_rmtree(dir);
 }
 
+/* An unknown container option is refused before the output is opened (opening truncates
+ * it); muxer, generic, file-protocol and connection options are all still accepted. */
+static void test_container_option_keeps_file(void **state)
+{
+	static const char *const unknown[] = { "cluster_time_limit=1000", "nosuchmuxopt=1" };
+	static const char *const known[] = { "cluster_time_limit=1000", "flush_packets=1",
+		"blocksize=65536", "rw_timeout=5000000" };
+	static const char precious[] = "an earlier recording\n";
+	char dir[256], path[300], buf[64] = "";
+	struct wbc_recorder_options o;
+	struct wbc_recorder *rec = NULL;
+	char err[512];
+	FILE *f;
+
+	(void)state;
+	tu_mkdtemp(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/out.mkv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(precious, f);
+	assert_int_equal(fclose(f), 0);
+
+	o = tu_options(path);
+	o.container_opts = unknown;
+	o.n_container_opts = 2;
+	expect_create_error(&o, EINVAL, (const char *const[]){
+		"unknown option 'nosuchmuxopt' for container matroska", NULL });
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, precious);
+
+	o.container_opts = known;
+	o.n_container_opts = 4;
+	if (wbc_recorder_create(&o, &rec, err, sizeof(err)) < 0)
+		fail_msg("known container options refused: %s", err);
+	wbc_recorder_destroy(rec);
+	tu_rmtree(dir);
+}
+
 /* Records ffv1 into a sink that fills up: the recording must end by itself
  * with ENOSPC, later submits get -EPIPE, stop() reports the error. */
 static void record_until_full(const char *path, const char *container, const char *codec)
@@ -257,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_output_is_directory),
 		cmocka_unit_test(test_read_only_dir),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_container_option_keeps_file),
 		cmocka_unit_test(test_dev_full),
 		cmocka_unit_test(test_small_tmpfs),
 	};

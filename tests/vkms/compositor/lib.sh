@@ -37,3 +37,27 @@ last_frame() {
 
 # wbc ARGS...: wbc with a deadline (a hang becomes status 124 with the logs kept).
 wbc() { timeout -k 10 "${WBC_TEST_DEADLINE:-100}" "$WBC" "$@"; }
+
+# refused WHAT STATUS TEXT... -- WBC-ARGS...: wbc WBC-ARGS... -- APP (APP would create a
+# marker file) must exit with STATUS without starting APP and print exactly one stderr
+# line, starting "wbc: " and containing each TEXT. $refused_with (e.g. "strict") is put
+# before the command; the line is left in $out/err.
+refused() {
+	local what=$1 want_rc=$2; shift 2
+	local want=()
+	while [ "$1" != -- ]; do want+=("$1"); shift; done
+	shift
+	rm -f "$out/app-ran"
+	${refused_with:-} wbc "$@" -- sh -c "touch $out/app-ran" >"$out/err" 2>&1
+	local rc=$?
+	check_sanitizers "$out/err"
+	note "$what: status $rc: $(cut -c1-300 "$out/err")"
+	[ $rc = "$want_rc" ] || { cat "$out/err"; fail "$what: status $rc, want $want_rc"; }
+	[ ! -e "$out/app-ran" ] || fail "$what: APP was started"
+	[ "$(wc -l <"$out/err")" = 1 ] || { cat "$out/err"; fail "$what: not one line"; }
+	grep -q '^wbc: ' "$out/err" || fail "$what: not a 'wbc: ' line"
+	local w
+	for w in "${want[@]}"; do
+		grep -qF -- "$w" "$out/err" || fail "$what: the message lacks '$w'"
+	done
+}
