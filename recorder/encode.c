@@ -501,6 +501,27 @@ static int check_container_keys(struct wbc_encoder *e, const AVDictionary *opts,
 	return 0;
 }
 
+/* What a recording keeps if wbc is killed (SIGKILL, power loss) before the trailer:
+ * Matroska writes a cluster when the first packet more than cluster_time_limit after its
+ * start comes (FFmpeg's default allows 5 s, and 5 MiB), and the AVIO buffer holds up to
+ * 32 KiB more; with a 1 s limit and the buffer flushed after every packet, a killed
+ * recording keeps every cluster but the open one: all frames but those of about the last
+ * second. The file then lacks its index and duration; players and ffmpeg read it to
+ * the end. --container-opt overrides both (applied later by avformat_init_output). */
+static int crash_safe_defaults(struct wbc_encoder *e, AVDictionary **opts, char *err,
+		size_t len)
+{
+	if (strcmp(e->fmt->oformat->name, "matroska") != 0 &&
+			strcmp(e->fmt->oformat->name, "webm") != 0)
+		return 0;
+	if (av_dict_set(opts, "cluster_time_limit", "1000", AV_DICT_DONT_OVERWRITE) < 0) {
+		wbc_errf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	e->fmt->flush_packets = 1;
+	return 0;
+}
+
 static int start_muxer(struct wbc_encoder *e, AVDictionary **opts, char *err, size_t len)
 {
 	const AVDictionaryEntry *left;
@@ -538,6 +559,8 @@ static int open_output(struct wbc_encoder *e, const struct wbc_encoder_config *c
 	ret = container_dict(cfg, &opts, err, len);
 	if (ret == 0)
 		ret = check_container_keys(e, opts, err, len);
+	if (ret == 0)
+		ret = crash_safe_defaults(e, &opts, err, len);
 	if (ret == 0)
 		ret = open_io(e, &opts, err, len);
 	if (ret == 0)

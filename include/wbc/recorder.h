@@ -56,6 +56,16 @@
  * container header) happen on the calling thread: the caller should ignore
  * SIGPIPE process-wide (the wbc compositor does: signal(SIGPIPE, SIG_IGN)).
  *
+ * Being killed
+ * ------------
+ * A process killed without wbc_recorder_stop() (SIGKILL, power loss) writes
+ * no trailer. Matroska/WebM files are written so that such a file keeps all
+ * frames but those of its last cluster (clusters of at most 1 s, each written
+ * out and flushed when the next one starts): it lacks index and duration but
+ * reads and decodes to its end. MP4 keeps nothing readable (the moov atom is
+ * the trailer); MPEG-TS keeps every packet written (flushed per packet on
+ * live outputs, else up to the 32 KiB AVIO buffer is lost).
+ *
  * FFmpeg logging
  * --------------
  * The recorder does not touch FFmpeg's process-global log callback or level
