@@ -5,8 +5,9 @@
 # decodes to its end. Checked: ffprobe reads it; ffmpeg decodes every frame in it
 # without an error; the frames decoded are at least the frames wbc had encoded 2.5 s
 # before the kill (its --stats lines; 1 s of cluster plus margin for the frame that
-# closes a cluster and the stats line's own lag) and at most those encoded at the kill;
-# their pattern numbers are in order.
+# closes a cluster and the stats line's own lag); their pattern numbers are in order.
+# (No upper bound: frames encoded after the last stats line before the kill are written
+# too, so "encoded at the kill" is not known exactly.)
 . "$(dirname "$0")/lib.sh"
 python3 - "$WBC" "$client" "$out/kill.mkv" "$out/log" <<'PY' >"$out/counts" ||
 import re, signal, subprocess, sys, threading, time
@@ -61,6 +62,5 @@ decode "$out/kill.mkv" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" ||
 n=$(wc -l <"$out/numbers")
 note "SIGKILL: $n frames in the file; wbc had encoded $early 2.5 s before the kill, $late at it"
 [ "$n" -ge "$early" ] || fail "the file lost frames older than 2.5 s ($n < $early)"
-[ "$n" -le "$late" ] || fail "more frames ($n) than encoded ($late)?"
 check_numbers "$out/numbers" 5
 echo PASS
