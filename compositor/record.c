@@ -262,9 +262,10 @@ static int handle_stats(void *data)
 	r->stats_ns = now;
 	r->stats_bytes = st.bytes_written;
 	flockfile(stderr);
-	fprintf(stderr, "wbc: rec captured=%" PRIu64 " encoded=%" PRIu64 " dropped=%" PRIu64
-		" skipped_busy=%" PRIu64 " queue=%u kbps=%" PRIu64 " encode_ms=%.1f flips=%" PRIu64
-		"\n", r->captured, st.encoded, st.dropped, r->consumer.busy_skips, st.queue_depth,
+	fprintf(stderr, "wbc: rec captured=%" PRIu64 " encoded=%" PRIu64 " muxed=%" PRIu64
+		" dropped=%" PRIu64 " skipped_busy=%" PRIu64 " queue=%u kbps=%" PRIu64
+		" encode_ms=%.1f flips=%" PRIu64 "\n", r->captured, st.encoded,
+		st.latency_written_frames, st.dropped, r->consumer.busy_skips, st.queue_depth,
 		kbps, st.encode_ms_mean, as.flips);
 	funlockfile(stderr);
 	wl_event_source_timer_update(r->stats_timer, 1000);
