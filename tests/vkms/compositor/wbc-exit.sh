@@ -11,7 +11,8 @@ rc=$?; check_sanitizers "$out/log"
 [ $rc = 139 ] || { cat "$out/log"; fail "APP killed by SIGSEGV gave $rc"; }
 note "APP killed by signal 11 -> wbc 139"
 
-"$WBC" --mode 640x480 -- sleep 100 >"$out/log" 2>&1 &
+# APP records its pid: the harness's own guest watchdog is a sleep too, so match the pid.
+"$WBC" --mode 640x480 -- sh -c "echo \$\$ >$out/app.pid; exec sleep 100" >"$out/log" 2>&1 &
 pid=$!
 for i in $(seq 50); do [ -S /run/user/0/wayland-0 ] && break; sleep 0.2; done
 sleep 1
@@ -21,7 +22,8 @@ rc=$?
 cat "$out/log"; check_sanitizers "$out/log"
 [ $rc = 0 ] || fail "SIGTERM gave $rc"
 grep -q '^wbc: stats ' "$out/log" || fail "no stats line after SIGTERM"
-pgrep -x sleep >/dev/null && fail "APP survived wbc"
+app=$(cat "$out/app.pid") || fail "APP never started"
+kill -0 "$app" 2>/dev/null && fail "APP (pid $app) survived wbc"
 note "SIGTERM -> 0, APP stopped"
 
 one_line_error() { # DESCRIPTION ARGS...

@@ -49,7 +49,6 @@ cat "$out/log"
 read -r rc muxed nstats <"$out/counts"
 # timeout passes its child's death by SIGKILL on (it kills itself the same way).
 [ "$rc" = -9 ] || [ "$rc" = 137 ] || fail "wbc's status after SIGKILL: $rc"
-[ "$nstats" -ge 5 ] || fail "only $nstats stats lines before the kill"
 # No trailer was written: no "rec final" line, no sanitizer epilogue.
 grep -q '^wbc: rec final' "$out/log" && fail "a final line after SIGKILL?"
 ls -l "$out/kill.mkv"
