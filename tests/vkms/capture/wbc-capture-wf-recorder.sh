@@ -1,0 +1,35 @@
+#!/bin/bash
+# Must show 2: `wf-recorder -f out.mkv` (copy_with_damage) records about 5 s of a wbc
+# --allow-capture session, stopped with SIGINT as a user would; the file decodes, and its
+# frames carry the pattern client's frame numbers, never decreasing, many different ones.
+. "$(dirname "$0")/lib.sh"
+cat >"$out/app.sh" <<APP
+"$client" & c=\$!
+sleep 2
+wf-recorder -f "$out/wf.mkv" >"$out/wf.log" 2>&1 & w=\$!
+sleep 5
+kill -INT \$w
+wait \$w
+echo "wf-recorder status \$?" >"$out/wf.rc"
+kill \$c
+wait \$c
+exit 0
+APP
+wbc --mode 640x480 --allow-capture -- bash "$out/app.sh" >"$out/log" 2>&1
+rc=$?
+cat "$out/log"
+tail -5 "$out/wf.log"
+check_sanitizers "$out/log"
+[ $rc = 0 ] || fail "wbc exited $rc"
+note "$(cat "$out/wf.rc")"
+grep -qx 'wf-recorder status 0' "$out/wf.rc" || fail "wf-recorder failed"
+check_method "$out/log" writeback
+f=$out/wf.mkv
+[ -s "$f" ] || fail "wf-recorder wrote no file"
+probe=$(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$f")
+dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$f")
+note "ffprobe: $probe, ${dur}s"
+case $probe in *,640,480) ;; *) fail "no 640x480 stream: $probe" ;; esac
+decode "$f" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" || fail "decoding failed"
+check_numbers "$out/numbers" 5
+echo PASS
