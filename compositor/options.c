@@ -19,7 +19,7 @@ static const char usage[] =
 	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
-	"           [--allow-capture] [--allow-remote] -- APP [ARGS...]\n"
+	"           [--allow-capture] [--allow-remote] [--headless] -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -69,6 +69,8 @@ static const char usage[] =
 	"  --allow-remote       also zwlr_virtual_pointer_manager_v1 and\n"
 	"                       zwp_virtual_keyboard_manager_v1 (e.g. for wayvnc); implies\n"
 	"                       --allow-capture\n"
+	"  --headless           no physical screen: drive the device's writeback connector\n"
+	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
 	"\n"
 	"  -v, --verbose        debug logging and statistics\n"
 	"  -h, --help           this help\n"
@@ -226,6 +228,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			o->allow_control = true;
 		} else if (strcmp(a, "--allow-capture") == 0) {
 			o->allow_capture = true;
+		} else if (strcmp(a, "--headless") == 0) {
+			o->headless = true;
 		} else if (strcmp(a, "--allow-remote") == 0) {
 			o->allow_remote = true;
 			o->allow_capture = true;
@@ -248,6 +252,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 		if (o->stats && !o->allow_control)
 			return fail("%s", "--stats only makes sense with --record or --allow-control");
 	}
+	if (o->headless && o->output)
+		return fail("%s", "--headless and --output both choose the output: give one");
 	if (i >= argc)
 		return fail("%s", "no APP given: wbc [options] -- APP [ARGS...]");
 	o->app_argv = &argv[i];

@@ -49,6 +49,7 @@ struct wbc_options {
 	 * it) adds the virtual pointer and keyboard of remote desktops (input.c). */
 	bool allow_capture;
 	bool allow_remote;
+	bool headless;                   /* --headless: the writeback connector is the screen */
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
 };
 

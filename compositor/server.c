@@ -95,6 +95,7 @@ static int setup_backends(struct wbc_server *s)
 	bool capture = s->opts->n_screenshots > 0 || s->opts->record || s->opts->allow_control ||
 		s->opts->allow_capture;
 	struct wbc_adapter_options aopts = { .output_name = s->opts->output,
+		.headless = s->opts->headless,
 		.need_writeback = capture && s->opts->capture != WBC_CAPTURE_FORCE_READBACK };
 	s->adapter = wbc_adapter_create(s->display, s->kms, &aopts);
 	if (!s->backend || !s->adapter || !wlr_multi_backend_add(s->backend, s->adapter))
@@ -133,6 +134,8 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the seat");
 	if (s->opts->allow_capture && wbc_screencopy_init(s) < 0)
 		return fail(s, "cannot create zwlr_screencopy_manager_v1");
+	if (s->opts->allow_remote && wbc_remote_init(s) < 0)
+		return fail(s, "cannot create the virtual pointer and keyboard managers");
 	return 0;
 }
 
@@ -208,7 +211,10 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 	if (start_libinput(s) < 0)
 		return -1;
 	if (wl_list_empty(&s->screens)) {
-		if (s->opts->output)
+		if (s->opts->headless)
+			wbc_log(WLR_ERROR, "--headless: no writeback connector with modes on %s",
+				s->kms->path);
+		else if (s->opts->output)
 			wbc_log(WLR_ERROR, "no connector named %s with modes on %s", s->opts->output,
 				s->kms->path);
 		else
@@ -262,6 +268,7 @@ void wbc_server_finish(struct wbc_server *s)
 	wl_display_destroy_clients(s->display);
 	wbc_control_finish(s);
 	wbc_screencopy_finish(s);
+	wbc_remote_finish(s);
 	if (!s->failed)                  /* errors are one line: no stats after them */
 		print_stats(s);
 	wbc_screenshots_finish(s);

@@ -17,7 +17,6 @@ struct wbc_capture;
 struct wbc_record;
 struct wbc_control;
 struct wbc_screencopy;
-struct wbc_remote;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -62,6 +61,9 @@ struct wbc_server {
 	struct wbc_record *record;       /* the recording (record.c), NULL without */
 	struct wbc_control *control;     /* --allow-control (control.c), NULL without */
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
+	struct {                         /* --allow-remote (remote.c); the managers are the display's */
+		struct wl_listener new_pointer, new_keyboard;
+	} remote;
 	struct wbc_child child;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
 	struct wl_event_source *signals[3], *duration;
@@ -111,6 +113,10 @@ void wbc_screenshots_finish(struct wbc_server *server);
 /* screencopy.c: zwlr_screencopy_manager_v1 from the capture hook (--allow-capture). */
 int wbc_screencopy_init(struct wbc_server *server);
 void wbc_screencopy_finish(struct wbc_server *server);
+
+/* remote.c: virtual pointer and keyboard for remote desktops (--allow-remote). */
+int wbc_remote_init(struct wbc_server *server);
+void wbc_remote_finish(struct wbc_server *server);
 
 /* xdg.c */
 int wbc_xdg_init(struct wbc_server *server);
