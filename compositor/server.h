@@ -63,6 +63,7 @@ struct wbc_server {
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
 	struct {                         /* --allow-remote (remote.c); the managers are the display's */
 		struct wl_listener new_pointer, new_keyboard;
+		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
 	} remote;
 	struct wbc_child child;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
