@@ -1,5 +1,5 @@
 #!/bin/bash
-# Must show 2: `wf-recorder -f out.mkv` (copy_with_damage) records about 5 s of a wbc
+# Must show 2: `wf-recorder -f out.mkv` (copy_with_damage) records some 5 s of a wbc
 # --allow-capture session and is stopped with SIGINT, as a user's Ctrl+C would (the APP
 # script uses job control: a non-interactive shell's background jobs ignore SIGINT); the
 # file decodes, and its frames carry the pattern client's frame numbers, never
@@ -10,7 +10,7 @@ set -m
 "$client" & c=\$!
 sleep 2
 wf-recorder -f "$out/wf.mkv" >"$out/wf.log" 2>&1 & w=\$!
-sleep 5
+sleep 7
 kill -INT \$w
 t0=\$SECONDS
 for i in \$(seq 600); do kill -0 \$w 2>/dev/null || break; sleep 0.2; done
