@@ -21,6 +21,8 @@
  * cursor plane; readback locks software cursors on), whatever overlay_cursor says.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <drm_fourcc.h>
@@ -41,6 +43,9 @@ struct wbc_screencopy {
 	struct wl_global *global;
 	struct wl_list frames;           /* sc_frame.link */
 	bool said[2];                    /* "frames via ..." logged, per wbc_capture_method */
+	/* For the line at exit: frames copied, failed, and copy_with_damage requests that
+	 * waited for new content. */
+	uint64_t copied, failed, waited;
 };
 
 /* What a manager resource has copied: for copy_with_damage. Reference counted: by the
@@ -107,6 +112,7 @@ static void frame_fail(struct sc_frame *f, const char *why)
 	if (f->state == FRAME_DONE)
 		return;
 	wbc_log(WLR_DEBUG, "screencopy: frame failed: %s", why);
+	f->sc->failed++;
 	f->state = FRAME_DONE;
 	stop_listening(f);
 	zwlr_screencopy_frame_v1_send_failed(f->resource);
@@ -191,6 +197,7 @@ static void handle_frame(struct wbc_capture_consumer *consumer, struct wbc_captu
 	}
 	say_method(f, src->buffer ? WBC_CAPTURE_WRITEBACK : WBC_CAPTURE_READBACK, src->sequence);
 	f->state = FRAME_DONE;
+	f->sc->copied++;
 	zwlr_screencopy_frame_v1_send_flags(f->resource, 0);
 	if (f->with_damage)
 		zwlr_screencopy_frame_v1_send_damage(f->resource, 0, 0, (uint32_t)f->box.width,
@@ -276,6 +283,7 @@ static void frame_copy(struct wl_client *client, struct wl_resource *resource,
 	bool seen = m->copied && m->output == f->output && m->commit_seq == f->output->commit_seq;
 	if (with_damage && seen) {
 		f->state = FRAME_WAITING;
+		f->sc->waited++;
 		wl_signal_add(&f->output->events.commit, &f->output_commit);
 		return;
 	}
@@ -450,6 +458,9 @@ void wbc_screencopy_finish(struct wbc_server *s)
 	if (!sc)
 		return;
 	/* Clients are gone (wl_display_destroy_clients), and with them every frame. */
+	if (!s->failed)                  /* errors are one line: no counters after them */
+		fprintf(stderr, "wbc: screencopy copied=%" PRIu64 " failed=%" PRIu64
+			" waited_for_damage=%" PRIu64 "\n", sc->copied, sc->failed, sc->waited);
 	wl_global_destroy(sc->global);
 	free(sc);
 	s->screencopy = NULL;

@@ -34,6 +34,7 @@ note "$(cat "$out/wf.rc")"
 [ $rc = 0 ] || fail "wbc exited $rc"
 grep -q '^wf-recorder status 0 ' "$out/wf.rc" || fail "wf-recorder failed"
 grep -a 'wbc: screencopy: frame via' "$out/log" || fail "no screencopy frame logged"
+note "$(grep -a '^wbc: screencopy copied=' "$out/log")"
 f=$out/wf.mkv
 [ -s "$f" ] || fail "wf-recorder wrote no file"
 probe=$(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$f")
