@@ -15,12 +15,17 @@ image_to() {
 }
 
 # check_method LOG METHOD: the screencopy frames were taken by METHOD (writeback or
-# readback) and never by the other.
+# readback). Readback after writeback only where the capture said writeback stalled
+# (Linux 6.1 VKMS loses writeback jobs under load: capture.c falls back, by design).
 check_method() {
 	local other=writeback
 	[ "$2" = writeback ] && other=readback
 	grep -a "wbc: screencopy: frame via $2" "$1" || fail "the log does not say screencopy used $2"
-	! grep -a "wbc: screencopy: frame via $other" "$1" || fail "screencopy used $other"
+	grep -aq "wbc: screencopy: frame via $other" "$1" || return 0
+	[ "$2" = writeback ] && awk '/capture: writeback stalled/ { s = 1 }
+		/wbc: screencopy: frame via readback/ { exit !s }' "$1" ||
+		fail "screencopy used $other"
+	note "writeback stalled (the VKMS 6.1 lost-job bug) and screencopy went on by readback"
 }
 
 # check_paired WHAT METHOD RAW...: each RAW (640x480 B,G,R,0 rows, a client's image of the
