@@ -36,6 +36,9 @@ struct wbc_adapter_options {
 	 * (e.g. VKMS in Linux 6.1 cannot clone a CRTC to a display and a writeback
 	 * connector), drive the writeback connector as a headless output instead. */
 	bool need_writeback;
+	/* Drive the device's writeback connector as the only output (a CRTC whose only sink
+	 * is writeback: no physical screen needed); output_name must be NULL. */
+	bool headless;
 };
 
 /* The device is borrowed: it must outlive the backend. The backend is destroyed with

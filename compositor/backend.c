@@ -64,6 +64,15 @@ static size_t start_named(struct wbc_backend *b)
 	return 0;
 }
 
+static size_t start_headless(struct wbc_backend *b)
+{
+	struct wbc_kms_connector *wb = wbc_kms_device_writeback_connector(b->dev);
+	if (!wb || !wb->n_modes)
+		return 0;
+	snprintf(b->headless_why, sizeof(b->headless_why), "--headless");
+	return wbc_output_create(b, wb) == 0;
+}
+
 static size_t start_displays(struct wbc_backend *b)
 {
 	size_t n = 0;
@@ -103,7 +112,8 @@ static bool backend_start(struct wlr_backend *wb)
 		wbc_log(WLR_ERROR, "cannot watch the KMS device's events");
 		return false;
 	}
-	size_t n = b->opts.output_name ? start_named(b) : start_displays(b);
+	size_t n = b->opts.headless ? start_headless(b) :
+		b->opts.output_name ? start_named(b) : start_displays(b);
 	wbc_log(WLR_DEBUG, "%s: %zu output(s)", b->dev->path, n);
 	return true;
 }

@@ -18,7 +18,8 @@ static const char usage[] =
 	"           [--output NAME] [--screenshot-after SECONDS FILE.ppm]...\n"
 	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
-	"            [--stats]] [--allow-control [--control-socket PATH]] -- APP [ARGS...]\n"
+	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
+	"           [--allow-capture] [--allow-remote] [--headless] -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -59,6 +60,17 @@ static const char usage[] =
 	"  --debug-frame-checksums FILE\n"
 	"                       debug: a line per frame given to the encoder (FNV-1a 64 of\n"
 	"                       its B,G,R bytes; see compositor/record.c)\n"
+	"\n"
+	"Capture and remote control by clients (off by default: any client could read the\n"
+	"screen or type):\n"
+	"  --allow-capture      serve zwlr_screencopy_manager_v1 (grim, wf-recorder, wayvnc)\n"
+	"                       from writeback frames (readback where there is no\n"
+	"                       writeback); capture is set up at start as for --record\n"
+	"  --allow-remote       also zwlr_virtual_pointer_manager_v1 and\n"
+	"                       zwp_virtual_keyboard_manager_v1 (e.g. for wayvnc); implies\n"
+	"                       --allow-capture\n"
+	"  --headless           no physical screen: drive the device's writeback connector\n"
+	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
 	"\n"
 	"  -v, --verbose        debug logging and statistics\n"
 	"  -h, --help           this help\n"
@@ -214,6 +226,13 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 				return fail("%s needs a PATH", a);
 			o->control_socket = argv[++i];
 			o->allow_control = true;
+		} else if (strcmp(a, "--allow-capture") == 0) {
+			o->allow_capture = true;
+		} else if (strcmp(a, "--headless") == 0) {
+			o->headless = true;
+		} else if (strcmp(a, "--allow-remote") == 0) {
+			o->allow_remote = true;
+			o->allow_capture = true;
 		} else if (strcmp(a, "--debug-frame-checksums") == 0) {
 			if (!next || !*next)
 				return fail("%s needs a FILE", a);
@@ -233,6 +252,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 		if (o->stats && !o->allow_control)
 			return fail("%s", "--stats only makes sense with --record or --allow-control");
 	}
+	if (o->headless && o->output)
+		return fail("%s", "--headless and --output both choose the output: give one");
 	if (i >= argc)
 		return fail("%s", "no APP given: wbc [options] -- APP [ARGS...]");
 	o->app_argv = &argv[i];

@@ -45,6 +45,11 @@ struct wbc_options {
 	bool allow_control;
 	const char *control_socket;      /* NULL: $XDG_RUNTIME_DIR/wbc-control-N */
 	const char *frame_checksums;     /* --debug-frame-checksums FILE */
+	/* Screen capture for clients (screencopy.c): --allow-capture; --allow-remote (implies
+	 * it) adds the virtual pointer and keyboard of remote desktops (input.c). */
+	bool allow_capture;
+	bool allow_remote;
+	bool headless;                   /* --headless: the writeback connector is the screen */
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
 };
 

@@ -285,39 +285,6 @@ static bool is_live(const char *output, const char *container)
 	return fmt && (fmt->flags & AVFMT_NOTIMESTAMPS);
 }
 
-/* How the output is captured: writeback if it can, else readback; *format is the format
- * of the frames; *line what the log is to say about it. -1 and the reason in *line when
- * --capture writeback cannot be. */
-static int choose_method(struct wbc_server *s, struct wlr_output *output,
-		struct wbc_capture *cap, unsigned pool, uint32_t *format, char *line, size_t len)
-{
-	char how[800] = "";
-	if (s->opts->capture != WBC_CAPTURE_FORCE_READBACK) {
-		if (wbc_output_prepare_writeback(output, pool, format, how, sizeof(how)) == 0) {
-			wbc_capture_set_method(cap, WBC_CAPTURE_WRITEBACK);
-			snprintf(line, len, "capture: writeback (%s; %u buffers)", how, pool);
-			return 0;
-		}
-		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {
-			snprintf(line, len, "--capture writeback: %s cannot be captured: %s",
-				output->name, how);
-			return -1;
-		}
-	}
-	wbc_capture_set_method(cap, WBC_CAPTURE_READBACK);
-	/* The renderer draws into the output's swapchain in its render format; readback
-	 * copies XRGB/ARGB as XRGB (alpha unused) and XBGR/ABGR as XBGR. */
-	uint32_t rf = output->render_format ? output->render_format : DRM_FORMAT_XRGB8888;
-	*format = (rf == DRM_FORMAT_XBGR8888 || rf == DRM_FORMAT_ABGR8888) ?
-		DRM_FORMAT_XBGR8888 : DRM_FORMAT_XRGB8888;
-	bool forced = s->opts->capture == WBC_CAPTURE_FORCE_READBACK;
-	snprintf(line, len, "capture: readback (%s%s%s%.800s; copying each displayed buffer "
-		"through wlr_buffer data-pointer access, after render)",
-		forced ? "--capture readback" : "no writeback for ", forced ? "" : output->name,
-		forced ? "" : ": ", forced ? "" : how);
-	return 0;
-}
-
 /* ---- Thread priority ---------------------------------------------------------------- */
 
 #define MAX_TIDS 64
@@ -517,7 +484,7 @@ int wbc_record_start(struct wbc_server *s, struct wlr_output *output, struct wbc
 	wbc_capture_add(cap, &r->consumer);  /* not continuous yet: counted for the pool */
 	char method[1200];
 	int ret = 0;
-	if (choose_method(s, output, cap, wbc_capture_pool_size(cap), &r->format, method,
+	if (wbc_screen_choose_capture(s, output, cap, wbc_capture_pool_size(cap), &r->format, method,
 			sizeof(method)) < 0) {
 		snprintf(err, len, "%s", method);
 		ret = WBC_RECORD_ERR_CAPTURE;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <drm_fourcc.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_output.h>
@@ -179,6 +180,49 @@ struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output *
 			return sc->capture;
 		}
 	}
+	return NULL;
+}
+
+int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
+		struct wbc_capture *cap, unsigned pool, uint32_t *format, char *line, size_t len)
+{
+	char how[800] = "";
+	/* Readback, once chosen (or fallen back to after writeback stalled), stays. */
+	bool readback = wbc_capture_get_method(cap) == WBC_CAPTURE_READBACK;
+	if (readback && s->opts->capture != WBC_CAPTURE_FORCE_READBACK)
+		snprintf(how, sizeof(how), "readback chosen earlier");
+	if (!readback && s->opts->capture != WBC_CAPTURE_FORCE_READBACK) {
+		if (wbc_output_prepare_writeback(output, pool, format, how, sizeof(how)) == 0) {
+			wbc_capture_set_method(cap, WBC_CAPTURE_WRITEBACK);
+			snprintf(line, len, "capture: writeback (%s; %u buffers)", how, pool);
+			return 0;
+		}
+		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {
+			snprintf(line, len, "--capture writeback: %s cannot be captured: %s",
+				output->name, how);
+			return -1;
+		}
+	}
+	wbc_capture_set_method(cap, WBC_CAPTURE_READBACK);
+	/* The renderer draws into the output's swapchain in its render format; readback
+	 * copies XRGB/ARGB as XRGB (alpha unused) and XBGR/ABGR as XBGR. */
+	uint32_t rf = output->render_format ? output->render_format : DRM_FORMAT_XRGB8888;
+	*format = (rf == DRM_FORMAT_XBGR8888 || rf == DRM_FORMAT_ABGR8888) ?
+		DRM_FORMAT_XBGR8888 : DRM_FORMAT_XRGB8888;
+	bool forced = s->opts->capture == WBC_CAPTURE_FORCE_READBACK;
+	snprintf(line, len, "capture: readback (%s%s%s%.800s; copying each displayed buffer "
+		"through wlr_buffer data-pointer access, after render)",
+		forced ? "--capture readback" : "no writeback for ", forced ? "" : output->name,
+		forced ? "" : ": ", forced ? "" : how);
+	return 0;
+}
+
+struct wbc_capture *wbc_screen_capture_of(struct wbc_server *s, struct wlr_output *output)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link)
+		if (sc->output == output)
+			return sc->capture;
 	return NULL;
 }
 

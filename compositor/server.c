@@ -89,10 +89,13 @@ static int setup_backends(struct wbc_server *s)
 		return fail(s, NULL);
 	s->backend = wlr_multi_backend_create(s->display);
 	/* Screenshots and recordings want writeback unless told to read the buffers back;
-	 * with --allow-control a recording may start later, but where capture needs another
-	 * connector (VKMS: Writeback-1 headless) that is decided now. */
-	bool capture = s->opts->n_screenshots > 0 || s->opts->record || s->opts->allow_control;
+	 * with --allow-control or --allow-capture a recording or a client's capture may
+	 * start later, but where capture needs another connector (VKMS: Writeback-1
+	 * headless) that is decided now. */
+	bool capture = s->opts->n_screenshots > 0 || s->opts->record || s->opts->allow_control ||
+		s->opts->allow_capture;
 	struct wbc_adapter_options aopts = { .output_name = s->opts->output,
+		.headless = s->opts->headless,
 		.need_writeback = capture && s->opts->capture != WBC_CAPTURE_FORCE_READBACK };
 	s->adapter = wbc_adapter_create(s->display, s->kms, &aopts);
 	if (!s->backend || !s->adapter || !wlr_multi_backend_add(s->backend, s->adapter))
@@ -129,6 +132,10 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the Wayland globals");
 	if (wbc_input_init(s) < 0)
 		return fail(s, "cannot create the seat");
+	if (s->opts->allow_capture && wbc_screencopy_init(s) < 0)
+		return fail(s, "cannot create zwlr_screencopy_manager_v1");
+	if (s->opts->allow_remote && wbc_remote_init(s) < 0)
+		return fail(s, "cannot create the virtual pointer and keyboard managers");
 	return 0;
 }
 
@@ -204,7 +211,10 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 	if (start_libinput(s) < 0)
 		return -1;
 	if (wl_list_empty(&s->screens)) {
-		if (s->opts->output)
+		if (s->opts->headless)
+			wbc_log(WLR_ERROR, "--headless: no writeback connector with modes on %s",
+				s->kms->path);
+		else if (s->opts->output)
 			wbc_log(WLR_ERROR, "no connector named %s with modes on %s", s->opts->output,
 				s->kms->path);
 		else
@@ -257,6 +267,8 @@ void wbc_server_finish(struct wbc_server *s)
 		return;
 	wl_display_destroy_clients(s->display);
 	wbc_control_finish(s);
+	wbc_screencopy_finish(s);
+	wbc_remote_finish(s);
 	if (!s->failed)                  /* errors are one line: no stats after them */
 		print_stats(s);
 	wbc_screenshots_finish(s);

@@ -16,6 +16,7 @@ struct wlr_box;
 struct wbc_capture;
 struct wbc_record;
 struct wbc_control;
+struct wbc_screencopy;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -59,6 +60,11 @@ struct wbc_server {
 	struct wl_list screenshots;      /* wbc_screenshot.link */
 	struct wbc_record *record;       /* the recording (record.c), NULL without */
 	struct wbc_control *control;     /* --allow-control (control.c), NULL without */
+	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
+	struct {                         /* --allow-remote (remote.c); the managers are the display's */
+		struct wl_listener new_pointer, new_keyboard;
+		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
+	} remote;
 	struct wbc_child child;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
 	struct wl_event_source *signals[3], *duration;
@@ -88,6 +94,15 @@ bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
 /* The first output that can be captured and its capture hook (what is recorded); NULL
  * while there is none. */
 struct wbc_capture *wbc_screen_capture(struct wbc_server *server, struct wlr_output **output);
+/* The capture hook of this output, NULL if it has none. */
+struct wbc_capture *wbc_screen_capture_of(struct wbc_server *server, struct wlr_output *output);
+/* Writeback or readback for output's capture, following --capture: writeback if the
+ * output can be captured that way (its pool made with pool buffers), else readback.
+ * *format is the frames' format, line what the log is to say. -1 and the reason in line
+ * when --capture writeback is impossible. Shared by the recorder and screencopy. */
+int wbc_screen_choose_capture(struct wbc_server *server, struct wlr_output *output,
+		struct wbc_capture *capture, unsigned pool, uint32_t *format, char *line,
+		size_t len);
 
 /* screenshot.c: --screenshot-after, attached to the first screen that comes up, timed
  * from APP's start (wbc_screenshots_arm). */
@@ -95,6 +110,14 @@ int wbc_screenshots_init(struct wbc_server *server);
 void wbc_screenshots_attach(struct wbc_server *server, struct wbc_capture *capture);
 void wbc_screenshots_arm(struct wbc_server *server);
 void wbc_screenshots_finish(struct wbc_server *server);
+
+/* screencopy.c: zwlr_screencopy_manager_v1 from the capture hook (--allow-capture). */
+int wbc_screencopy_init(struct wbc_server *server);
+void wbc_screencopy_finish(struct wbc_server *server);
+
+/* remote.c: virtual pointer and keyboard for remote desktops (--allow-remote). */
+int wbc_remote_init(struct wbc_server *server);
+void wbc_remote_finish(struct wbc_server *server);
 
 /* xdg.c */
 int wbc_xdg_init(struct wbc_server *server);

@@ -48,6 +48,7 @@ bad 2 "--fps only makes sense with --record" -- --fps 10 -- "$app"
 bad 2 "--codec only makes sense with --record" -- --codec libx264 -- "$app"
 bad 2 "--container only makes sense with --record" -- --container matroska -- "$app"
 bad 2 "--stats only makes sense with --record or --allow-control" -- --stats -- "$app"
+bad 2 "--headless and --output both choose the output" -- --headless --output Virtual-1 -- "$app"
 bad 2 "--control-socket needs a PATH" -- --control-socket
 bad 2 "--control-socket needs a PATH" -- --control-socket "" -- "$app"
 bad 2 "'crf'" -- "${R[@]}" --codec-opt crf -- "$app"
