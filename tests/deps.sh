@@ -11,7 +11,7 @@ wbc_packages=(
 
 	linux-source-6.1 bc bison flex libelf-dev libssl-dev xz-utils qemu-system-x86 iproute2
 
-	drm-info ffmpeg weston foot wayland-utils grim wf-recorder udev
+	drm-info ffmpeg weston foot wayland-utils grim wf-recorder wayvnc udev
 )
 
 wbc_install_deps() {
