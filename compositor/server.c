@@ -284,10 +284,12 @@ void wbc_server_finish(struct wbc_server *s)
 		wlr_backend_destroy(s->adapter);
 	wbc_screen_finish_all(s);
 	wbc_input_finish(s);
-	if (s->scene)
-		wlr_scene_node_destroy(&s->scene->node);
+	/* The layout before the scene: its destroy signal reaches the scene's output-layout
+	 * helper, which reads the scene (memcheck saw the scene read after it was freed). */
 	if (s->layout)
 		wlr_output_layout_destroy(s->layout);
+	if (s->scene)
+		wlr_scene_node_destroy(&s->scene->node);
 	wlr_allocator_destroy(s->allocator);
 	if (s->renderer)
 		wlr_renderer_destroy(s->renderer);

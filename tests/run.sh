@@ -1,7 +1,8 @@
 #!/bin/bash
 # Run every wbc test suite: installs what is missing, builds with ASan+UBSan, builds (or
 # finds cached) the VKMS guest kernel, then runs the unit, vm and vkms suites, and fuzzes
-# each libFuzzer target for $WBC_FUZZ_SECONDS (default 30) with tests/fuzz/run.sh.
+# each libFuzzer target for $WBC_FUZZ_SECONDS (default 60, two targets at a time: ~3 min)
+# with tests/fuzz/run.sh.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ done
 
 # libFuzzer targets (clang-14; their own build in build-fuzz/): a crash, leak, UB or
 # timeout fails CI, and so does a regression input in tests/fuzz/regressions/.
-WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} tests/fuzz/run.sh "${WBC_FUZZ_SECONDS:-30}" ||
+WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} tests/fuzz/run.sh "${WBC_FUZZ_SECONDS:-60}" ||
 	status=1
 
 # One closing line over all suites.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the libFuzzer targets in tests/fuzz/ with clang (-fsanitize=fuzzer,address,undefined),
 # run every input in tests/fuzz/regressions/<target>/ once, then fuzz each target for
-# SECONDS (default 60) starting from tests/fuzz/corpus/<target>/.
+# SECONDS (default 60) starting from tests/fuzz/corpus/<target>/, $WBC_FUZZ_JOBS targets at
+# a time (default 2: CI has 2 cores; each libFuzzer run is one process).
 #
 #   tests/fuzz/run.sh [SECONDS]
 #
@@ -15,6 +16,8 @@ cd "$(dirname "$0")/../.." || exit 1
 
 secs=${1:-60}
 case $secs in ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2;; esac
+jobs=${WBC_FUZZ_JOBS:-2}
+case $jobs in ''|0|*[!0-9]*) echo "$0: WBC_FUZZ_JOBS wants a positive number" >&2; exit 2;; esac
 cc=${CC:-clang-14}
 build=${WBC_FUZZ_BUILD_DIR:-build-fuzz}
 scratch=${WBC_FUZZ_SCRATCH:-$(mktemp -d "${TMPDIR:-/tmp}/wbc-fuzz.XXXXXX")}
@@ -63,16 +66,18 @@ if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && command -v llvm-symbolizer-14 >/dev/nul
 fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-echo "wbc-fuzz: ${secs} s per target, scratch dir $scratch"
+echo "wbc-fuzz: ${secs} s per target, $jobs at a time, scratch dir $scratch"
 status=0
-for t in "${targets[@]}"; do
-	bin=$build/$t
-	log=$scratch/$t.log
-	flags=()
+
+# build TARGET: compile it and run its regression inputs; prints a FAIL line and returns 1
+# on failure. Sets regress_n[TARGET].
+declare -A regress_n=()
+build() {
+	local t=$1 bin=$build/$1 flags=() regress=() f
 	if [ -n "${pkgs[$t]}" ]; then
 		# shellcheck disable=SC2086
 		if ! read -ra flags <<<"$(pkg-config --cflags --libs ${pkgs[$t]})"; then
-			echo "$t: FAIL (pkg-config ${pkgs[$t]})"; status=1; continue
+			echo "$t: FAIL (pkg-config ${pkgs[$t]})"; return 1
 		fi
 	fi
 	# shellcheck disable=SC2086
@@ -80,24 +85,27 @@ for t in "${targets[@]}"; do
 			-o "$bin" >"$scratch/$t.build.log" 2>&1; then
 		echo "$t: FAIL (build, see $scratch/$t.build.log)"
 		sed 's/^/    /' "$scratch/$t.build.log" | head -40
-		status=1
-		continue
+		return 1
 	fi
 
 	# Regression inputs: each file run once.
-	regress=()
 	if [ -d "tests/fuzz/regressions/$t" ]; then
 		while IFS= read -r -d '' f; do regress+=("$f"); done \
 			< <(find "tests/fuzz/regressions/$t" -type f ! -name 'README*' -print0 | sort -z)
 	fi
+	regress_n[$t]=${#regress[@]}
 	if [ ${#regress[@]} -gt 0 ] &&
 			! "$bin" "${regress[@]}" >"$scratch/$t.regress.log" 2>&1; then
 		echo "$t: FAIL (regression input, see $scratch/$t.regress.log)"
 		grep -m3 -E 'Running: |Assertion|ERROR|runtime error' "$scratch/$t.regress.log" | sed 's/^/    /'
-		status=1
-		continue
+		return 1
 	fi
+}
 
+# fuzz TARGET: fuzz it for $secs; its result line (and the report's first lines on a
+# failure) goes to $scratch/TARGET.result; returns libFuzzer's status.
+fuzz() {
+	local t=$1 bin=$build/$1 log=$scratch/$1.log rc execs rate new corp seeds result
 	mkdir -p "$scratch/$t" "$scratch/$t.artifacts"
 	# shellcheck disable=SC2086
 	"$bin" ${flags_of[$t]:-} -max_total_time="$secs" -timeout=25 -print_final_stats=1 \
@@ -113,13 +121,44 @@ for t in "${targets[@]}"; do
 		result=OK
 	else
 		result="FAIL (exit $rc, see $log)"
-		status=1
 	fi
-	echo "$t: $result: ${execs:-?} execs (${rate:-?}/s), corpus ${corp:-?} (inputs/bytes;" \
-		"$seeds seeds, $new new in scratch), ${#regress[@]} regression inputs"
-	if [ $rc -ne 0 ]; then
-		grep -m4 -E 'Assertion|^==[0-9]+==ERROR|runtime error|SUMMARY|Test unit written to' "$log" |
-			sed 's/^/    /'
+	{
+		echo "$t: $result: ${execs:-?} execs (${rate:-?}/s), corpus ${corp:-?} (inputs/bytes;" \
+			"$seeds seeds, $new new in scratch), ${regress_n[$t]} regression inputs"
+		if [ $rc -ne 0 ]; then
+			grep -m4 -E 'Assertion|^==[0-9]+==ERROR|runtime error|SUMMARY|Test unit written to' "$log" |
+				sed 's/^/    /'
+		fi
+	} >"$scratch/$t.result"
+	return $rc
+}
+
+built=()
+for t in "${targets[@]}"; do
+	if build "$t"; then built+=("$t"); else status=1; fi
+done
+
+# At most $jobs fuzzers at once; every one's exit status is collected (wait -n: the next
+# to end), and each must also have written an OK line, so any crash, leak, UB or timeout
+# fails the run.
+running=0
+for t in "${built[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n; rc=$?
+		[ $rc -eq 0 ] || status=1
+		running=$((running - 1))
 	fi
+	fuzz "$t" &
+	running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+	wait -n; rc=$?
+	[ $rc -eq 0 ] || status=1
+	running=$((running - 1))
+done
+for t in "${built[@]}"; do
+	if [ -s "$scratch/$t.result" ]; then cat "$scratch/$t.result"
+	else echo "$t: FAIL (no result)"; status=1; fi
+	grep -q "^$t: OK:" "$scratch/$t.result" 2>/dev/null || status=1
 done
 exit $status

@@ -24,6 +24,16 @@ check_sanitizers() {
 		grep -aE -A30 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$1" | head -80 >&2
 		fail "sanitizer report in $1"
 	fi
+	# Under tests/valgrind.sh wbc is run by memcheck, whose reports go to files of their
+	# own: any error or definite leak in a wbc run so far fails the test here too.
+	local vg
+	if [ -n "${WBC_VALGRIND_LOG_DIR:-}" ] &&
+			vg=$(grep -l 'ERROR SUMMARY: [1-9]' "$WBC_VALGRIND_LOG_DIR"/wbc.*.log 2>/dev/null); then
+		# shellcheck disable=SC2086  # $vg: one or more log paths
+		grep -h -A25 -E '^==[0-9]+== (Invalid|Conditional|Use of|Syscall param|Mismatched|Source and|[0-9,]+ bytes in .* definitely)' \
+			$vg | head -80 >&2
+		fail "valgrind memcheck report in $vg"
+	fi
 }
 
 ppm() { /usr/bin/python3 "$here/ppm.py" "$@"; }

@@ -9,6 +9,9 @@ export WBC_TEST_BIN
 client=$WBC_PATTERN_CLIENT
 tool=$WBC_FRAME_TOOL
 export WBC_TEST_DEADLINE=${WBC_TEST_DEADLINE:-200}
+# The longest a test waits for wbc to do something: 150 s, or half the deadline when that
+# was raised (wbc under valgrind: tests/valgrind.sh).
+patience=$((WBC_TEST_DEADLINE > 300 ? WBC_TEST_DEADLINE / 2 : 150))
 
 # The compositor tests' lib.sh sets fast_unwind_on_malloc=0 so that LeakSanitizer stacks go
 # through libraries built without frame pointers. Every malloc then unwinds slowly, which
@@ -119,8 +122,9 @@ check_display_goes_on() {
 }
 
 # wait_for SECONDS CMD...: run CMD every 0.2 s until it succeeds; status 1 if it never did.
+# (At least $patience seconds.)
 wait_for() {
-	local end=$((SECONDS + $1))
+	local end=$((SECONDS + ($1 > patience ? $1 : patience)))
 	shift
 	until "$@"; do
 		[ $SECONDS -lt $end ] || return 1
@@ -165,11 +169,11 @@ wbc_start() {
 	trap 'kill -KILL $wbc_pid 2>/dev/null' EXIT
 }
 
-# wbc_stop: SIGTERM, then wait for wbc (SIGKILL after 150 s); returns its exit status.
+# wbc_stop: SIGTERM, then wait for wbc (SIGKILL after $patience s); returns its exit status.
 wbc_stop() {
 	local dog rc
 	kill -TERM "$wbc_pid" 2>/dev/null
-	(sleep 150; kill -KILL "$wbc_pid" 2>/dev/null) &
+	(sleep "$patience"; kill -KILL "$wbc_pid" 2>/dev/null) &
 	dog=$!
 	wait "$wbc_pid"
 	rc=$?

@@ -4,7 +4,9 @@
 # decoded frame's pattern number is read back: non-decreasing, >= 10 distinct; decoded
 # frames = encoded frames; the final stats line has captured = encoded + dropped, and
 # latencies from the vblank with the out-fence's signal time before the packet's write.
+# Privacy: under umask 022 the recording is created mode 0600.
 . "$(dirname "$0")/lib.sh"
+umask 022
 wbc --mode 640x480 --fps 10 --record "$out/out.mkv" --duration 5 --stats -- "$client" \
 	>"$out/log" 2>&1
 rc=$?
@@ -18,6 +20,9 @@ grep -q '^wbc: recording Writeback-1 to .*: libx264 (yuv420p) in matroska, 640x4
 [ "$(grep -c '^wbc: rec captured=' "$out/log")" -ge 3 ] || fail "fewer than 3 --stats lines"
 check_final "$out/log"
 check_latency "$out/log"
+
+[ "$(mode_of "$out/out.mkv")" = 600 ] || fail "out.mkv is mode $(mode_of "$out/out.mkv"), not 600"
+note "out.mkv: mode $(mode_of "$out/out.mkv") under umask 022"
 
 ffprobe -v error -show_entries stream=codec_type,codec_name,width,height -of csv=p=0 \
 	"$out/out.mkv" >"$out/streams" || fail "ffprobe failed on out.mkv"

@@ -7,8 +7,10 @@
 ext=${1:?usage: wbc-record-sigterm.sh mkv|mp4}
 {
 	python3 - "$WBC" "$client" "$out/term.$ext" "$out/log.$ext" <<'PY' >"$out/times.$ext" ||
-import re, signal, subprocess, sys, threading, time
+import os, re, signal, subprocess, sys, threading, time
 wbc, client, path, log = sys.argv[1:]
+# 150 s, or more when wbc runs under valgrind (tests/valgrind.sh raises the deadline).
+limit = max(150, int(os.environ.get('WBC_TEST_DEADLINE', '200')) // 2)
 p = subprocess.Popen([wbc, '--mode', '640x480', '--fps', '10', '--record', path, '--stats',
                       '--', client], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
 first = threading.Event()
@@ -21,12 +23,12 @@ def reader():
             if m and not t0:
                 t0.append(float(m.group(1))); first.set()
 th = threading.Thread(target=reader); th.start()
-if not first.wait(150):
-    p.kill(); th.join(); sys.exit('no first frame within 150 s')
+if not first.wait(limit):
+    p.kill(); th.join(); sys.exit('no first frame within %d s' % limit)
 time.sleep(4)
 t1 = time.monotonic()
 p.send_signal(signal.SIGTERM)
-rc = p.wait(150)
+rc = p.wait(limit)
 th.join()
 print('%.3f %.3f %d' % (t0[0], t1, rc))
 PY
