@@ -266,3 +266,14 @@ int test_count_framebuffers(void)
 	fclose(f);
 	return n;
 }
+
+int test_settled_framebuffers(int want, int timeout_ms)
+{
+	int n = test_count_framebuffers();
+	for (int waited = 0; n > want && waited < timeout_ms; waited += 20) {
+		struct timespec ts = { 0, 20 * 1000000L };
+		nanosleep(&ts, NULL);
+		n = test_count_framebuffers();
+	}
+	return n;
+}

@@ -96,5 +96,9 @@ uint64_t test_now_ns(void);
 int test_count_fds(void);
 /* Framebuffers the device holds, from debugfs. */
 int test_count_framebuffers(void);
+/* The count once it has fallen to WANT, or after TIMEOUT_MS: the kernel drops the last
+ * references of a closed file's framebuffers (a finished writeback job's, the last shown
+ * state's) from a worker, which a loaded emulated guest runs late. */
+int test_settled_framebuffers(int want, int timeout_ms);
 
 #endif
