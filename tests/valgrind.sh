@@ -47,6 +47,7 @@ for t in "${tests[@]}"; do
 	for f in "$logs/$t"/wbc.*.log; do
 		[ -e "$f" ] || { echo "    no wbc process ran under valgrind"; status=1; break; }
 		errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/p' "$f" | tail -1)
+		supp=$(sed -n 's/.*ERROR SUMMARY: .*(suppressed: \([0-9]*\) from.*/\1/p' "$f" | tail -1)
 		lost=$(sed -n 's/.*definitely lost: \([0-9,]*\) bytes in \([0-9,]*\) blocks.*/\1 bytes in \2 blocks/p' "$f" | tail -1)
 		if grep -q 'Unrecognised instruction' "$f"; then
 			echo "    $(basename "$f"): valgrind cannot run it: $(grep -m1 -A1 'Unrecognised instruction' "$f" | tail -1 | sed 's/^==[0-9]*== *//')"
@@ -58,7 +59,7 @@ for t in "${tests[@]}"; do
 			echo "    $(basename "$f"): no memcheck summary (killed)"
 			continue
 		fi
-		echo "    $(basename "$f"): $errs errors, definitely lost: ${lost:-0 bytes}"
+		echo "    $(basename "$f"): $errs errors (${supp:-0} suppressed), definitely lost: ${lost:-0 bytes}"
 		if [ "$errs" != 0 ]; then
 			status=1
 			grep -E '^==[0-9]+== (Invalid|Conditional|Use of|Syscall param|[0-9,]+ bytes in .* definitely)' "$f" |
