@@ -302,14 +302,15 @@ static void handle_copy_with_damage(struct wl_client *client, struct wl_resource
 	frame_copy(client, resource, buffer, true);
 }
 
-static void handle_frame_destroy(struct wl_client *client, struct wl_resource *resource)
+/* The destroy request of both interfaces. */
+static void handle_destroy(struct wl_client *client, struct wl_resource *resource)
 {
 	wl_resource_destroy(resource);
 }
 
 static const struct zwlr_screencopy_frame_v1_interface frame_impl = {
 	.copy = handle_copy,
-	.destroy = handle_frame_destroy,
+	.destroy = handle_destroy,
 	.copy_with_damage = handle_copy_with_damage,
 };
 
@@ -402,15 +403,10 @@ static void handle_capture_output_region(struct wl_client *client,
 	capture_region(client, resource, id, overlay_cursor, output, &region);
 }
 
-static void handle_manager_destroy(struct wl_client *client, struct wl_resource *resource)
-{
-	wl_resource_destroy(resource);
-}
-
 static const struct zwlr_screencopy_manager_v1_interface manager_impl = {
 	.capture_output = handle_capture_output,
 	.capture_output_region = handle_capture_output_region,
-	.destroy = handle_manager_destroy,
+	.destroy = handle_destroy,
 };
 
 static void manager_resource_destroy(struct wl_resource *resource)
