@@ -8,8 +8,8 @@
 # resolution, in a rotating order:
 #   recorder    bench/recorder/recorder-bench: wbc_recorder_create -> submit
 #               -> worker -> libswscale -> libx264 -> matroska file on tmpfs
-#   bare        bench/recorder/bare-loop: sws_scale + send/receive + same
-#               muxer to the same tmpfs, one thread, no queue
+#   bare        bench/recorder/bare-loop: sws_scale_frame + send/receive + same
+#               muxer to the same tmpfs, one loop thread, no queue
 #   ffmpeg      the ffmpeg CLI on the raw frames file (via child-rusage,
 #               wait4 rusage); -stream_loop cycles the 60 frames, and
 #               -pix_fmt yuv420p is added: without it ffmpeg picks yuv444p

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bare-loop: the least code that does what recorder/ does per frame, on the
- * same pre-generated frames, in one thread: sws_scale (bgr0 -> yuv420p, same
- * flags and colour matrix as recorder/encode.c) + avcodec_send_frame /
+ * same pre-generated frames, in one thread: sws_scale_frame (the bgr0 frames
+ * described as bgra, yuv420p out, libswscale's "threads" option, same flags
+ * and colour matrix: as recorder/encode.c) + avcodec_send_frame /
  * avcodec_receive_packet with libx264 preset=ultrafast tune=zerolatency and
  * the same AVCodecContext settings as recorder/ (time base 1/1000000,
  * framerate 60, BT.709 / sRGB / limited range), and by default the packets
@@ -10,10 +11,9 @@
  * kind of output (a file, normally on tmpfs). --no-mux discards the packets
  * instead (no output file).
  *
- * --sws-threads N (experiment, not what recorder/ does): creates the scaler
- * with libswscale's "threads" option and converts with sws_scale_frame()
- * (input wrapped in an AVBufferRef, not copied), to see what slice-threaded
- * conversion would gain.
+ * --sws-threads N sets libswscale's "threads" (default 0 = one per CPU, as
+ * recorder/; 1 = the conversion on the loop's own thread). The input is
+ * wrapped in an AVBufferRef, not copied, as in recorder/.
  *
  * Measured section: from allocating the muxer/encoder to closing the file,
  * like recorder-bench's create..destroy. One JSON line on stdout.
@@ -44,7 +44,7 @@ struct bare {
 	AVCodecContext *ctx;
 	struct SwsContext *sws;
 	AVFrame *conv;
-	AVFrame *in;            /* --sws-threads: wrapped input */
+	AVFrame *in;            /* wraps the pool frame being converted */
 	AVPacket *pkt;
 	int no_mux;
 	unsigned sws_threads;
@@ -105,7 +105,7 @@ static int alloc_conv(struct bare *b)
 	return av_frame_get_buffer(b->conv, 0);
 }
 
-static struct SwsContext *threaded_sws(const struct bare *b)
+static struct SwsContext *create_sws(const struct bare *b)
 {
 	struct SwsContext *sws = sws_alloc_context();
 
@@ -113,7 +113,7 @@ static struct SwsContext *threaded_sws(const struct bare *b)
 		return NULL;
 	av_opt_set_int(sws, "srcw", b->ctx->width, 0);
 	av_opt_set_int(sws, "srch", b->ctx->height, 0);
-	av_opt_set_int(sws, "src_format", AV_PIX_FMT_BGR0, 0);
+	av_opt_set_int(sws, "src_format", AV_PIX_FMT_BGRA, 0);
 	av_opt_set_int(sws, "dstw", b->ctx->width, 0);
 	av_opt_set_int(sws, "dsth", b->ctx->height, 0);
 	av_opt_set_int(sws, "dst_format", b->ctx->pix_fmt, 0);
@@ -134,12 +134,7 @@ static void no_free(void *opaque, uint8_t *data)
 
 static int open_scaler(struct bare *b)
 {
-	if (b->sws_threads)
-		b->sws = threaded_sws(b);
-	else
-		b->sws = sws_getContext(b->ctx->width, b->ctx->height, AV_PIX_FMT_BGR0,
-			b->ctx->width, b->ctx->height, b->ctx->pix_fmt, SWS_BILINEAR,
-			NULL, NULL, NULL);
+	b->sws = create_sws(b);
 	b->in = av_frame_alloc();
 	if (!b->sws || !b->in)
 		return fail("sws_getContext", AVERROR(ENOMEM));
@@ -201,32 +196,25 @@ static int drain(struct bare *b)
 
 static int encode_frame(struct bare *b, const uint8_t *data, uint32_t stride, int64_t ns)
 {
-	const uint8_t *src[4] = { data, NULL, NULL, NULL };
-	const int src_stride[4] = { (int)stride, 0, 0, 0 };
 	int ret = 0;
 
 	if (!av_frame_is_writable(b->conv))
 		ret = alloc_conv(b);
 	if (ret < 0)
 		return fail("av_frame_get_buffer", ret);
-	if (b->sws_threads) {
-		b->in->buf[0] = av_buffer_create((uint8_t *)(uintptr_t)data, b->frame_size,
-			no_free, NULL, AV_BUFFER_FLAG_READONLY);
-		if (!b->in->buf[0])
-			return fail("av_buffer_create", AVERROR(ENOMEM));
-		b->in->data[0] = b->in->buf[0]->data;
-		b->in->linesize[0] = (int)stride;
-		b->in->format = AV_PIX_FMT_BGR0;
-		b->in->width = b->ctx->width;
-		b->in->height = b->ctx->height;
-		ret = sws_scale_frame(b->sws, b->conv, b->in);
-		av_frame_unref(b->in);
-	} else {
-		ret = sws_scale(b->sws, src, src_stride, 0, b->ctx->height, b->conv->data,
-			b->conv->linesize);
-	}
+	b->in->buf[0] = av_buffer_create((uint8_t *)(uintptr_t)data, b->frame_size,
+		no_free, NULL, AV_BUFFER_FLAG_READONLY);
+	if (!b->in->buf[0])
+		return fail("av_buffer_create", AVERROR(ENOMEM));
+	b->in->data[0] = b->in->buf[0]->data;
+	b->in->linesize[0] = (int)stride;
+	b->in->format = AV_PIX_FMT_BGRA;
+	b->in->width = b->ctx->width;
+	b->in->height = b->ctx->height;
+	ret = sws_scale_frame(b->sws, b->conv, b->in);
+	av_frame_unref(b->in);
 	if (ret < 0)
-		return fail("sws_scale", ret);
+		return fail("sws_scale_frame", ret);
 	b->conv->pts = av_rescale_q(ns, ns_tb, b->ctx->time_base);
 	ret = avcodec_send_frame(b->ctx, b->conv);
 	if (ret < 0)

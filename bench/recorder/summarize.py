@@ -321,7 +321,7 @@ def main():
         md.append("Conversion alone (sws-bench, %s frames per variant):" % sws[0].get("frames"))
         md.append("")
         md.append("| resolution | variant | API, threads | wall ms/frame | calling thread CPU ms/frame "
-                  "| output = recorder's |")
+                  "| output = plain's |")
         md.append("|---|---|---|---|---|---|")
         ref = {}
         for x in sws:

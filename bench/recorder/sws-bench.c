@@ -8,10 +8,12 @@
  *
  *   sws-bench --frames FILE --size WxH [--count N] [--threads N]
  *
- * Variants (see variants[]): the recorder's settings; the source described
- * as bgra (same bytes as bgr0, the 4th byte is ignored for yuv420p); other
- * scaler flags; without the BT.709 matrix; and sws_scale_frame() with the
- * "threads" option (libswscale >= 6, FFmpeg 5.0) set to --threads.
+ * Variants (see variants[]): the plain conversion (bgr0, one thread: what
+ * recorder/ did until 2026-12-04, the reference for the hash); the source
+ * described as bgra (same bytes as bgr0, the 4th byte is ignored for
+ * yuv420p); other scaler flags; without the BT.709 matrix; and
+ * sws_scale_frame() with the "threads" option (libswscale >= 6, FFmpeg 5.0)
+ * set to --threads, of which bgra threaded is what recorder/ does now.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -162,13 +164,14 @@ done:
 }
 
 static const struct variant variants[] = {
-	{ AV_PIX_FMT_BGR0, 0, SWS_BILINEAR, 1, "recorder (bgr0 bilinear bt709)" },
+	{ AV_PIX_FMT_BGR0, 0, SWS_BILINEAR, 1, "plain (bgr0 bilinear bt709)" },
 	{ AV_PIX_FMT_BGRA, 0, SWS_BILINEAR, 1, "bgra bilinear bt709" },
 	{ AV_PIX_FMT_BGR0, 0, SWS_BILINEAR, 0, "bgr0 bilinear default-matrix" },
 	{ AV_PIX_FMT_BGR0, 0, SWS_FAST_BILINEAR, 1, "bgr0 fast_bilinear bt709" },
 	{ AV_PIX_FMT_BGR0, 0, SWS_POINT, 1, "bgr0 point bt709" },
 	{ AV_PIX_FMT_BGR0, 0, SWS_BICUBIC, 0, "bgr0 bicubic default-matrix (ffmpeg CLI)" },
-	{ AV_PIX_FMT_BGR0, 1, SWS_BILINEAR, 1, "recorder settings, threaded" },
+	{ AV_PIX_FMT_BGR0, 1, SWS_BILINEAR, 1, "bgr0 bilinear bt709, threaded" },
+	{ AV_PIX_FMT_BGRA, 1, SWS_BILINEAR, 1, "recorder/ (bgra bilinear bt709, threaded)" },
 	{ AV_PIX_FMT_BGR0, 1, SWS_FAST_BILINEAR, 1, "fast_bilinear, threaded" },
 };
 

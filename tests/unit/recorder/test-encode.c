@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Round trips: lossless ffv1/mkv bit-exactness, default libx264 quality. */
+/* Round trips: lossless ffv1/mkv bit-exactness, default libx264 quality, and
+ * recorder/'s RGB -> YUV conversion (threaded, alpha-twin input format) equal
+ * to the plain one. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -14,6 +16,7 @@
 #include <cmocka.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
+#include <libswscale/swscale.h>
 
 #include "test-util.h"
 #include "wbc/recorder.h"
@@ -84,6 +87,53 @@ static void accumulate_error(void *data, const AVFrame *f, unsigned index)
 		}
 	}
 	c->samples += (uint64_t)TU_W * TU_H * 3;
+}
+
+/* recorder/ tells libswscale its bgr0 frames are bgra and splits them over
+ * threads: the planes must equal those of the one-thread bgr0 conversion
+ * with the same flags and matrix, whatever the X byte holds (the pattern
+ * puts 0x5a + i there). libx264 qp=0 is lossless, so the decoded planes are
+ * the converted ones. */
+static void check_yuv_exact(void *data, const AVFrame *f, unsigned index)
+{
+	struct compare *c = data;
+	struct SwsContext *sws;
+	AVFrame *want = av_frame_alloc();
+	const uint8_t *src[4] = { c->expected, NULL, NULL, NULL };
+	const int src_stride[4] = { (int)c->stride, 0, 0, 0 };
+
+	assert_non_null(want);
+	if (f->format != AV_PIX_FMT_YUV420P || f->width != TU_W || f->height != TU_H) {
+		c->bad_format++;
+		av_frame_free(&want);
+		return;
+	}
+	want->format = AV_PIX_FMT_YUV420P;
+	want->width = TU_W;
+	want->height = TU_H;
+	assert_int_equal(av_frame_get_buffer(want, 0), 0);
+	tu_fill_pattern(c->expected, c->stride, TU_W, TU_H, index);
+	sws = sws_getContext(TU_W, TU_H, AV_PIX_FMT_BGR0, TU_W, TU_H, AV_PIX_FMT_YUV420P,
+		SWS_BILINEAR, NULL, NULL, NULL);
+	assert_non_null(sws);
+	sws_setColorspaceDetails(sws, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+		sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+	assert_int_equal(sws_scale(sws, src, src_stride, 0, TU_H, want->data, want->linesize),
+		TU_H);
+	sws_freeContext(sws);
+	for (int p = 0; p < 3; p++) {
+		int w = p ? TU_W / 2 : TU_W, h = p ? TU_H / 2 : TU_H;
+
+		for (int y = 0; y < h; y++) {
+			const uint8_t *a = f->data[p] + (size_t)y * (size_t)f->linesize[p];
+			const uint8_t *e = want->data[p] + (size_t)y * (size_t)want->linesize[p];
+
+			for (int x = 0; x < w; x++)
+				c->bad_pixels += a[x] != e[x];
+		}
+	}
+	c->samples++;
+	av_frame_free(&want);
 }
 
 /* Records N_FRAMES at 30 fps to path; returns stop()'s result. */
@@ -183,11 +233,39 @@ static void test_default_x264_psnr(void **state)
 	tu_rmtree(dir);
 }
 
+static void test_conversion_exact(void **state)
+{
+	static const char *const opts[] = { "qp=0", "preset=ultrafast" };
+	struct wbc_recorder_options o;
+	struct tu_media m;
+	struct compare c;
+	char dir[256], path[300];
+
+	(void)state;
+	tu_mkdtemp(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/lossless-yuv.mkv", dir);
+	o = tu_options(path);
+	o.codec = "libx264";
+	o.codec_opts = opts;
+	o.n_codec_opts = 2;
+	assert_int_equal(record(&o, "libx264", "yuv420p"), 0);
+
+	compare_init(&c);
+	assert_int_equal(tu_decode_file(path, NULL, check_yuv_exact, &c, &m), 0);
+	assert_int_equal(m.frames, N_FRAMES);
+	assert_int_equal(c.samples, N_FRAMES);
+	assert_int_equal(c.bad_format, 0);
+	assert_int_equal(c.bad_pixels, 0);
+	compare_fini(&c);
+	tu_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ffv1_lossless_mkv),
 		cmocka_unit_test(test_default_x264_psnr),
+		cmocka_unit_test(test_conversion_exact),
 	};
 
 	av_log_set_level(AV_LOG_WARNING);
