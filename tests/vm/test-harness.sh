@@ -20,6 +20,8 @@ timeout)
 	took=$(( $(date +%s) - start ))
 	[ $rc = 124 ] || fail "exit status $rc, want 124"
 	grep -q "timed out after 20s" "$out" || fail "no timeout message"
+	grep -Eq "init started at uptime [0-9.]+ s; last heartbeat \(every 10 s\): uptime [0-9.]+ s" \
+		"$out" || fail "no sign of life reported"
 	# Bounded: the guest is killed at 20 s, plus a 5 s grace period.
 	[ $took -lt 60 ] || fail "took ${took}s to give up"
 	;;
@@ -38,6 +40,15 @@ crash)
 	rc=$?
 	[ $rc = 125 ] || fail "exit status $rc, want 125"
 	grep -q "without reporting an exit status" "$out" || fail "no crash message"
+	;;
+boot-retry)
+	# A guest whose init has not started in WBC_VM_BOOT_TIMEOUT s is booted once more,
+	# then given up on (boot takes ~5 s, so 1 s fails both times).
+	WBC_VM_BOOT_TIMEOUT=1 "$run" -- true >"$out" 2>&1
+	rc=$?
+	[ $rc = 125 ] || fail "exit status $rc, want 125"
+	grep -q "did not start within 1s; booting once more" "$out" || fail "no retry message"
+	grep -q "did not start within 1s twice" "$out" || fail "no give-up message"
 	;;
 no-qemu)
 	WBC_QEMU=/nonexistent/qemu "$run" -- true >"$out" 2>&1
