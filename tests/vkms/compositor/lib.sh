@@ -11,6 +11,12 @@ out=/tmp/wbc-test
 mkdir -p "$out"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# secs N: N seconds of running time for a check that counts what wbc did in them, times
+# $WBC_TEST_TIME_SCALE (1; tests/valgrind/wrap-test sets it: under memcheck wbc does in N
+# times the scale what it does in N without). N and the scale are integers.
+secs() { echo $(($1 * ${WBC_TEST_TIME_SCALE:-1})); }
+
 note() { echo "# $*"; }
 
 # stat LOG NAME: a field of the "wbc: stats ..." line.

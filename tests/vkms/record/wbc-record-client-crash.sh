@@ -10,11 +10,11 @@
 cat >"$out/app.sh" <<APP
 #!/bin/bash
 "$client" & pid=\$!
-sleep 8
+sleep $(secs 8)
 kill -9 \$pid
 wait \$pid
 echo "APP: first client killed (status \$?)" >&2
-"$client" --duration 6
+"$client" --duration $(secs 6)
 exit 4
 APP
 chmod +x "$out/app.sh"

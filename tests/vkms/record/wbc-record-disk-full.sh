@@ -9,7 +9,7 @@ mount -t tmpfs -o size=200k tmpfs /tmp/small || fail "cannot mount a small tmpfs
 # Lossless H.264 (qp=0) frames of this pattern are tens of KiB and MPEG-TS writes them as
 # they come: the disk is full within a few frames.
 wbc --mode 640x480 --fps 10 --codec-opt qp=0 --record /tmp/small/full.ts --stats \
-	--screenshot-after 9 "$out/after.ppm" -- sh -c "\"$client\" --duration 12; exit 3" \
+	--screenshot-after "$(secs 9)" "$out/after.ppm" -- sh -c "\"$client\" --duration $(secs 12); exit 3" \
 	>"$out/log" 2>&1
 rc=$?
 cat "$out/log"
@@ -17,7 +17,7 @@ df -k /tmp/small | tail -1
 check_sanitizers "$out/log"
 [ $rc = 3 ] || fail "full disk: wbc exited $rc, not APP's 3"
 check_stopped_displaying "$out/log" '.*/tmp/small/full.ts.*No space left on device' \
-	"say the disk is full" "$out/after.ppm" "9 s after APP started"
+	"say the disk is full" "$out/after.ppm" "$(secs 9) s after APP started"
 # What was written before the disk filled plays: its frames decode (the last, cut
 # packet may not) and show the client's frames in order.
 ls -l /tmp/small/full.ts

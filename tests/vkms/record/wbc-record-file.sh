@@ -7,7 +7,7 @@
 # Privacy: under umask 022 the recording is created mode 0600.
 . "$(dirname "$0")/lib.sh"
 umask 022
-wbc --mode 640x480 --fps 10 --record "$out/out.mkv" --duration 5 --stats -- "$client" \
+wbc --mode 640x480 --fps 10 --record "$out/out.mkv" --duration "$(secs 5)" --stats -- "$client" \
 	>"$out/log" 2>&1
 rc=$?
 cat "$out/log"

@@ -4,7 +4,7 @@
 # writes an FNV-1a 64 of the B,G,R bytes of every frame it hands to the encoder
 # (--debug-frame-checksums); frame-tool computes the same over ffmpeg's bgr0 output.
 . "$(dirname "$0")/lib.sh"
-wbc --mode 640x480 --fps 10 --codec ffv1 --record "$out/lossless.mkv" --duration 4 --stats \
+wbc --mode 640x480 --fps 10 --codec ffv1 --record "$out/lossless.mkv" --duration "$(secs 4)" --stats \
 	--debug-frame-checksums "$out/sums" -- "$client" >"$out/log" 2>&1
 rc=$?
 cat "$out/log"

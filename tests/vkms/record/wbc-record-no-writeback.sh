@@ -11,7 +11,7 @@ refused "--capture writeback without writeback" 1 \
 	--mode 640x480 --record "$out/wb.mkv" --capture writeback
 [ ! -e "$out/wb.mkv" ] || fail "the refused recording left a file"
 
-wbc --mode 640x480 --fps 5 --record "$out/auto.mkv" --duration 8 -- "$client" \
+wbc --mode 640x480 --fps 5 --record "$out/auto.mkv" --duration "$(secs 8)" -- "$client" \
 	>"$out/log" 2>&1
 rc=$?
 cat "$out/log"

@@ -16,7 +16,7 @@ rx=$!
 for i in $(seq 100); do grep -q ":$hexport " /proc/net/udp && break; sleep 0.2; done
 grep -q ":$hexport " /proc/net/udp || fail "the receiver did not bind udp port $port"
 note "receiver listening on udp 127.0.0.1:$port"
-wbc --mode 640x480 --fps 10 --record "udp://127.0.0.1:$port" --duration 6 --stats -- "$client" \
+wbc --mode 640x480 --fps 10 --record "udp://127.0.0.1:$port" --duration "$(secs 6)" --stats -- "$client" \
 	>"$out/log" 2>&1
 rc=$?
 cat "$out/log"
