@@ -6,9 +6,10 @@
 . "$(dirname "$0")/lib.sh"
 ext=${1:?usage: wbc-record-sigterm.sh mkv|mp4}
 {
-	python3 - "$WBC" "$client" "$out/term.$ext" "$out/log.$ext" <<'PY' >"$out/times.$ext" ||
+	python3 - "$WBC" "$client" "$out/term.$ext" "$out/log.$ext" "$(secs 4)" <<'PY' >"$out/times.$ext" ||
 import os, re, signal, subprocess, sys, threading, time
-wbc, client, path, log = sys.argv[1:]
+wbc, client, path, log = sys.argv[1:5]
+run_s = int(sys.argv[5])              # 4 s (more under valgrind: secs in lib.sh)
 # 150 s, or more when wbc runs under valgrind (tests/valgrind.sh raises the deadline).
 limit = max(150, int(os.environ.get('WBC_TEST_DEADLINE', '200')) // 2)
 p = subprocess.Popen([wbc, '--mode', '640x480', '--fps', '10', '--record', path, '--stats',
@@ -25,9 +26,7 @@ def reader():
 th = threading.Thread(target=reader); th.start()
 if not first.wait(limit):
     p.kill(); th.join(); sys.exit('no first frame within %d s' % limit)
-# The scale: see secs in compositor/lib.sh (wbc under memcheck).
-scale = int(os.environ.get('WBC_TEST_TIME_SCALE', '1'))
-time.sleep(4 * scale)
+time.sleep(run_s)
 t1 = time.monotonic()
 p.send_signal(signal.SIGTERM)
 rc = p.wait(limit)
