@@ -169,6 +169,9 @@ static int send(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 	uint64_t seq = 0, ns = 0;
 	if (!modeset && drmCrtcGetSequence(dev->fd, pipe->crtc->id, &seq, &ns) != 0)
 		seq = 0;
+	/* Taken before the ioctl: a nonblocking commit can be shown before the ioctl
+	 * returns (a slow or preempted caller), and its vblank time must not then look stale. */
+	uint64_t submit_ns = wbc_kms_now_ns();
 	if (drmModeAtomicCommit(dev->fd, req, flags, dev->events) != 0) {
 		int err = -errno;
 		if (job)
@@ -182,7 +185,7 @@ static int send(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 	pipe->flip_user_data = state->user_data;
 	pipe->flip_job = job;
 	pipe->submit_seq = seq;
-	pipe->submit_ns = wbc_kms_now_ns();
+	pipe->submit_ns = submit_ns;
 	pipe->needs_modeset = false;
 	pipe->active = true;
 	if (job)

@@ -2,7 +2,9 @@
  * uinput-move: a virtual relative pointer (uinput) that moves STEPS times by (DX, DY)
  * once a file contains a marker line.
  *
- *   uinput-move DX DY STEPS FILE MARKER
+ *   uinput-move DX DY STEPS FILE MARKER [WAIT_S]   waits WAIT_S (default 60) s at most
+ *
+ * Exit status 1 without moving when MARKER never came (see uinput-type.c).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -16,8 +18,8 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 6) {
-		fprintf(stderr, "usage: uinput-move DX DY STEPS FILE MARKER\n");
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: uinput-move DX DY STEPS FILE MARKER [WAIT_S]\n");
 		return 2;
 	}
 	int dx = atoi(argv[1]), dy = atoi(argv[2]), steps = atoi(argv[3]);
@@ -34,7 +36,13 @@ int main(int argc, char **argv)
 	ioctl(fd, UI_SET_EVBIT, EV_SYN);
 	if (uinput_create(fd, "uinput-move", "wbc-test-pointer", 0x5679) < 0)
 		return 1;
-	uinput_wait_for_marker(argv[4], argv[5], 60000);
+	long wait_s = argc == 7 ? atol(argv[6]) : 60;
+	if (!uinput_wait_for_marker(argv[4], argv[5], wait_s * 1000)) {
+		fprintf(stderr, "uinput-move: no '%s' in %s after %ld s: moved nothing\n",
+			argv[5], argv[4], wait_s);
+		ioctl(fd, UI_DEV_DESTROY);
+		return 1;
+	}
 	uinput_sleep_ms(500);
 	for (int i = 0; i < steps; i++) {
 		uinput_emit(fd, EV_REL, REL_X, dx);

@@ -2,7 +2,11 @@
  * uinput-type: a virtual keyboard (uinput) that types a string of lower-case letters
  * once a file contains a marker line.
  *
- *   uinput-type TEXT FILE MARKER     waits (30 s at most) for MARKER in FILE, types TEXT
+ *   uinput-type TEXT FILE MARKER [WAIT_S]   waits (WAIT_S, default 30 s, at most) for
+ *                                           MARKER in FILE, types TEXT
+ *
+ * Exit status 1 without typing when MARKER never came: keys typed before the client has
+ * focus go nowhere, and the test should say that rather than "received nothing".
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,8 +26,8 @@ static const int letter_keys[26] = {
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: uinput-type TEXT FILE MARKER\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: uinput-type TEXT FILE MARKER [WAIT_S]\n");
 		return 2;
 	}
 	int fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
@@ -37,7 +41,13 @@ int main(int argc, char **argv)
 		ioctl(fd, UI_SET_KEYBIT, letter_keys[i]);
 	if (uinput_create(fd, "uinput-type", "wbc-test-keyboard", 0x5678) < 0)
 		return 1;
-	uinput_wait_for_marker(argv[2], argv[3], 30000);
+	long wait_s = argc == 5 ? atol(argv[4]) : 30;
+	if (!uinput_wait_for_marker(argv[2], argv[3], wait_s * 1000)) {
+		fprintf(stderr, "uinput-type: no '%s' in %s after %ld s: typed nothing\n",
+			argv[3], argv[2], wait_s);
+		ioctl(fd, UI_DEV_DESTROY);
+		return 1;
+	}
 	uinput_sleep_ms(300);
 	for (const char *p = argv[1]; *p; p++) {
 		if (*p < 'a' || *p > 'z')

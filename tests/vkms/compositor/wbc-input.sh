@@ -6,7 +6,9 @@
 # for (to attribute leaks) that takes tens of seconds in the TCG guest. Leaks are
 # checked by the other tests.
 export ASAN_OPTIONS=detect_leaks=0
-"$WBC_TEST_BIN/uinput-type" hello "$out/keys" focused >"$out/typer" 2>&1 &
+# The typer waits for the client's focus as long as wbc may take to start (secs: longer
+# under valgrind).
+"$WBC_TEST_BIN/uinput-type" hello "$out/keys" focused "$(secs 30)" >"$out/typer" 2>&1 &
 typer=$!
 sleep 1
 udevadm settle --timeout=10
@@ -15,10 +17,12 @@ wbc -v --mode 640x480 -- sh -c "\"$WBC_TEST_BIN/key-client\" $(secs 5) >\"$out/k
 	>"$out/log" 2>&1
 rc=$?
 wait $typer
+typer_rc=$?
 grep -a 'wbc: ' "$out/log" | grep -av 'DEBUG\] \['
 grep -a 'libinput' "$out/log" | grep -ai 'device\|added' | head -10
 cat "$out/typer" "$out/keys"
 check_sanitizers "$out/log"
+[ $typer_rc = 0 ] || fail "uinput-type exited $typer_rc"
 [ $rc = 0 ] || fail "wbc/key-client exited $rc"
 grep -q '^typed: hello$' "$out/keys" || fail "the client did not receive 'hello'"
 echo PASS

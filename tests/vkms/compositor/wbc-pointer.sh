@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 export ASAN_OPTIONS=detect_leaks=0   # see wbc-input.sh
 want=${1:?hardware or software}
-"$WBC_TEST_BIN/uinput-move" 4 3 30 "$out/ptr" configured >"$out/mover" 2>&1 &
+"$WBC_TEST_BIN/uinput-move" 4 3 30 "$out/ptr" configured "$(secs 60)" >"$out/mover" 2>&1 &
 mover=$!
 sleep 1
 udevadm settle --timeout=10
@@ -27,9 +27,11 @@ wbc -v --mode 640x480 --fps 5 --codec ffv1 --record "$out/ptr.mkv" \
 	-- sh "$out/app.sh" "$WBC_TEST_BIN" "$out/ptr" >"$out/log" 2>&1
 rc=$?
 wait $mover
+mover_rc=$?
 cat "$out/mover" "$out/ptr"
 grep -a 'wbc: ' "$out/log" | grep -av '\[DEBUG\]' | grep -a 'cursor\|capture\|stats\|stalled\|lost'
 check_sanitizers "$out/log"
+[ $mover_rc = 0 ] || fail "uinput-move exited $mover_rc"
 [ $rc = 0 ] || fail "wbc/key-client --pointer exited $rc"
 grep -q '^cursor set$' "$out/ptr" || fail "the client did not set its cursor"
 # The cursor moved down-right: the positions the client saw grow in x and y.
