@@ -54,6 +54,11 @@ for t in "${tests[@]}"; do
 			status=1
 			continue
 		fi
+		if grep -q '^==[0-9]*== FATAL' "$f"; then
+			echo "    $(basename "$f"): valgrind did not start: $(grep -m1 '^==[0-9]*== FATAL' "$f" | sed 's/^==[0-9]*== *//')"
+			status=1
+			continue
+		fi
 		if [ -z "$errs" ]; then
 			# No summary: the test killed this wbc (SIGKILL) or it was still running.
 			echo "    $(basename "$f"): no memcheck summary (killed)"
