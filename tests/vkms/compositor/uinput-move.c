@@ -37,12 +37,8 @@ int main(int argc, char **argv)
 	if (uinput_create(fd, "uinput-move", "wbc-test-pointer", 0x5679) < 0)
 		return 1;
 	long wait_s = argc == 7 ? atol(argv[6]) : 60;
-	if (!uinput_wait_for_marker(argv[4], argv[5], wait_s * 1000)) {
-		fprintf(stderr, "uinput-move: no '%s' in %s after %ld s: moved nothing\n",
-			argv[5], argv[4], wait_s);
-		ioctl(fd, UI_DEV_DESTROY);
+	if (uinput_await_marker(fd, "uinput-move", argv[4], argv[5], wait_s, "moved nothing") < 0)
 		return 1;
-	}
 	uinput_sleep_ms(500);
 	for (int i = 0; i < steps; i++) {
 		uinput_emit(fd, EV_REL, REL_X, dx);

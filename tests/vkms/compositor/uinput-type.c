@@ -42,12 +42,8 @@ int main(int argc, char **argv)
 	if (uinput_create(fd, "uinput-type", "wbc-test-keyboard", 0x5678) < 0)
 		return 1;
 	long wait_s = argc == 5 ? atol(argv[4]) : 30;
-	if (!uinput_wait_for_marker(argv[2], argv[3], wait_s * 1000)) {
-		fprintf(stderr, "uinput-type: no '%s' in %s after %ld s: typed nothing\n",
-			argv[3], argv[2], wait_s);
-		ioctl(fd, UI_DEV_DESTROY);
+	if (uinput_await_marker(fd, "uinput-type", argv[2], argv[3], wait_s, "typed nothing") < 0)
 		return 1;
-	}
 	uinput_sleep_ms(300);
 	for (const char *p = argv[1]; *p; p++) {
 		if (*p < 'a' || *p > 'z')

@@ -44,6 +44,17 @@ int uinput_wait_for_marker(const char *path, const char *marker, long limit_ms)
 	return file_has(path, marker);
 }
 
+int uinput_await_marker(int fd, const char *tool, const char *path, const char *marker,
+		long wait_s, const char *gave_up)
+{
+	if (uinput_wait_for_marker(path, marker, wait_s * 1000))
+		return 0;
+	fprintf(stderr, "%s: no '%s' in %s after %ld s: %s\n", tool, marker, path, wait_s,
+		gave_up);
+	ioctl(fd, UI_DEV_DESTROY);
+	return -1;
+}
+
 int uinput_create(int fd, const char *tool, const char *name, unsigned short product)
 {
 	struct uinput_setup setup = { .id = { .bustype = BUS_VIRTUAL, .vendor = 0x1234,
