@@ -9,7 +9,7 @@ wbc_packages=(
 	libjson-c-dev libcmocka-dev
 	clang-14 libclang-rt-14-dev llvm-14
 
-	linux-source-6.1 bc bison flex libelf-dev libssl-dev xz-utils qemu-system-x86 iproute2
+	kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2
 
 	drm-info ffmpeg weston foot wayland-utils grim wf-recorder wayvnc udev
 )
