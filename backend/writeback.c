@@ -6,6 +6,12 @@
  * A fence still unsignalled fence_timeout_ms after the flip is given up (a timerfd in the
  * same event loop): the job is reported lost and its buffer kept out of use until the
  * fence signals after all.
+ *
+ * A driver that lost one job may complete later fences for the wrong job (Linux VKMS
+ * signals the oldest queued job whatever its composition wrote): each armed buffer is
+ * stamped with a marker at its first and last pixels, and a buffer whose fence signalled
+ * with both stamps intact was not written by the engine. It is reported lost, never
+ * delivered, and kept out of use for good (the engine may yet write it).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -28,7 +34,13 @@ enum wb_state {
 	WB_HELD,        /* with the consumer until wbc_kms_pipe_release_frame */
 	WB_LOST,        /* given up on; the engine may still write it: unused until its fence
 	                   signals (then FREE) or the pool goes */
+	WB_UNWRITTEN,   /* its fence signalled but the engine had not written it: its own job
+	                   may still be pending, so unused until the pool goes */
 };
+
+/* 8 bytes no engine writes by chance at both ends of a frame: as XRGB8888 two pixels
+ * whose X bytes (0xa5, 0x96) are neither 0x00 nor 0xff. */
+static const uint8_t stamp[8] = { 0x77, 0x62, 0x63, 0xa5, 0x5a, 0xc3, 0x3c, 0x96 };
 
 /* One pool slot; the buffer is owned by the pool. */
 struct wbc_kms_wb_buffer {
@@ -37,6 +49,7 @@ struct wbc_kms_wb_buffer {
 	enum wb_state state;
 	int fence_fd;                    /* sync_file from the kernel, -1 when none */
 	bool fence_polled, signalled, flipped;
+	bool unfenced;                   /* no fence came back: complete at the flip, unchecked */
 	uint64_t deadline_ns;            /* shown, fence outstanding: lost at this time; 0: none */
 	uint64_t seq, ts_ns;
 	uint64_t signalled_ns;           /* when the fence signalled, 0: unknown */
@@ -274,6 +287,36 @@ int wbc_kms_writeback_route_refused(struct wbc_kms_pipe *pipe)
 	return 1;
 }
 
+/* Where the stamps go: the first 8 bytes of the frame and the last 8 of its last row. */
+static uint8_t *stamp_at(const struct wbc_kms_wb_buffer *b, int end)
+{
+	const struct wbc_kms_buffer *buf = b->buf;
+	size_t row = (size_t)buf->fb.width * wbc_kms_format_cpp(buf->fb.format);
+	if (row < sizeof(stamp))
+		return NULL;
+	uint8_t *p = buf->map;
+	return end ? p + (size_t)(buf->fb.height - 1) * buf->stride + row - sizeof(stamp) : p;
+}
+
+static void stamp_buffer(struct wbc_kms_wb_buffer *b)
+{
+	for (int end = 0; end < 2; end++) {
+		uint8_t *p = stamp_at(b, end);
+		if (p)
+			memcpy(p, stamp, sizeof(stamp));
+	}
+}
+
+static bool unwritten(const struct wbc_kms_wb_buffer *b)
+{
+	for (int end = 0; end < 2; end++) {
+		const uint8_t *p = stamp_at(b, end);
+		if (!p || memcmp(p, stamp, sizeof(stamp)) != 0)
+			return false;
+	}
+	return true;
+}
+
 static struct wbc_kms_wb_buffer *free_slot(struct wbc_kms_writeback *wb)
 {
 	for (unsigned i = 0; i < wb->n_buffers; i++)
@@ -306,11 +349,20 @@ int wbc_kms_writeback_arm(struct wbc_kms_writeback *wb, drmModeAtomicReq *req, b
 		"WRITEBACK_OUT_FENCE_PTR");
 	if (ret < 0 || test_only)
 		return ret;
+	stamp_buffer(b);
 	b->state = WB_ARMED;
-	b->signalled = b->flipped = false;
+	b->signalled = b->flipped = b->unfenced = false;
 	b->user_data = user_data;
 	*job = b;
 	return 0;
+}
+
+static void report_lost(struct wbc_kms_wb_buffer *b, const char *reason)
+{
+	struct wbc_kms_wb_lost ev = { .sequence = b->seq, .timestamp_ns = b->ts_ns,
+		.user_data = b->user_data, .timeout_ms = b->wb->fence_timeout_ms, .reason = reason };
+	b->wb->lost++;
+	wbc_kms_pipe_report_lost(b->wb->pipe, &ev);
 }
 
 static void maybe_deliver(struct wbc_kms_wb_buffer *b)
@@ -318,6 +370,16 @@ static void maybe_deliver(struct wbc_kms_wb_buffer *b)
 	if (b->state != WB_ARMED || !b->signalled || !b->flipped)
 		return;
 	struct wbc_kms_writeback *wb = b->wb;
+	if (!b->unfenced && unwritten(b)) {
+		b->state = WB_UNWRITTEN;
+		char reason[200];
+		snprintf(reason, sizeof(reason), "the writeback out-fence of %s signalled, but the "
+			"engine had not written its buffer (vblank %llu): the driver completed "
+			"another job's fence", wb->pipe->wb_connector->name,
+			(unsigned long long)b->seq);
+		report_lost(b, reason);
+		return;
+	}
 	b->state = WB_HELD;
 	wb->done++;
 	struct wbc_kms_wb_frame frame = {
@@ -394,14 +456,11 @@ static void lose(struct wbc_kms_wb_buffer *b)
 	b->state = WB_LOST;                  /* its fence stays polled: see handle_fence */
 	b->deadline_ns = 0;
 	wb->fences_outstanding--;
-	wb->lost++;
 	char reason[160];
 	snprintf(reason, sizeof(reason), "the writeback out-fence of %s had not signalled %d ms "
 		"after its commit was shown (vblank %llu)", pipe->wb_connector->name,
 		wb->fence_timeout_ms, (unsigned long long)b->seq);
-	struct wbc_kms_wb_lost ev = { .sequence = b->seq, .timestamp_ns = b->ts_ns,
-		.user_data = b->user_data, .timeout_ms = wb->fence_timeout_ms, .reason = reason };
-	wbc_kms_pipe_report_lost(pipe, &ev);
+	report_lost(b, reason);
 }
 
 static void handle_timer(struct wbc_kms_event_source *src, uint32_t events)
@@ -446,7 +505,7 @@ void wbc_kms_writeback_committed(struct wbc_kms_writeback *wb, struct wbc_kms_wb
 		b->fence_fd = wb->debug_fence(wb->debug_fence_data, b->fence_fd);
 	if (b->fence_fd < 0) {
 		/* No fence came back: treat the write as complete at the flip. */
-		b->signalled = true;
+		b->signalled = b->unfenced = true;
 		wb->fences_outstanding--;
 		return;
 	}

@@ -281,7 +281,9 @@ struct wbc_kms_wb_frame {
  * commit was shown (a driver bug, e.g. Linux 6.1 VKMS losing a job). Commits that waited
  * for it go out now. Its buffer does not go back to the pool, because the engine may still
  * write into it: it waits, out of use, until the fence signals (then it is reused, never
- * delivered) or the pool is freed.
+ * delivered) or the pool is freed. Also reported for a job whose fence signalled while its
+ * buffer still bore the stamps the pool wrote when arming it (the driver completed another
+ * job's fence: VKMS after a loss): never delivered, out of use until the pool is freed.
  */
 struct wbc_kms_wb_lost {
 	uint64_t sequence, timestamp_ns; /* of the commit that was armed */

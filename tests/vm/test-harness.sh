@@ -50,6 +50,35 @@ boot-retry)
 	grep -q "did not start within 1s; booting once more" "$out" || fail "no retry message"
 	grep -q "did not start within 1s twice" "$out" || fail "no give-up message"
 	;;
+hang)
+	# A guest that stops living (here: its heartbeat stopped by hand, the way a frozen
+	# kernel stops it) is reported as a kernel hang with each vCPU's symbolized stack.
+	WBC_VM_HANG_TIMEOUT=20 "$run" -- sh -c 'kill -STOP $(cat /run/wbc-vm/heartbeat.pid); sleep 1000' \
+		>"$out" 2>&1
+	rc=$?
+	[ $rc = 123 ] || fail "exit status $rc, want 123"
+	grep -q "no heartbeat for 20 s" "$out" || fail "no hang message"
+	grep -q "HUNG IN THE KERNEL" "$out" || fail "no closing hang line"
+	for c in 0 1; do
+		grep -Eq "^CPU$c: RIP [a-z_0-9.]+\+0x[0-9a-f]+ " "$out" || fail "no symbolized RIP for CPU$c"
+	done
+	grep -Eq "^  \? [a-z_0-9.]+\+0x[0-9a-f]+" "$out" || fail "no symbolized stack frames"
+	grep -q "timed out after" "$out" && fail "reported as a timeout"
+	;;
+kernels)
+	# Each Debian kernel of the matrix boots, and the guest runs the vkms.ko built for it.
+	here=$(dirname "$0")
+	for k in $("$here/guest-kernel" --list | grep -v '^source$'); do
+		release=$(awk -v n="${k%-*}" '$1 == n { print $2 }' "$here/kernels")
+		ko=$("$here/guest-kernel" "$k" 2>>"$out" | awk '$1 == "module" && /vkms.ko$/ { print $2 }')
+		want=$(modinfo -F srcversion "$ko")
+		got=$("$run" --kernel "$k" -- sh -c 'uname -r; cat /sys/module/vkms/srcversion' 2>>"$out")
+		[ "$got" = "$release"$'\n'"$want" ] ||
+			fail "$k: guest said '$(echo $got)', want '$release $want'"
+		echo "$k: $release, vkms $want" >>"$out"
+	done
+	cat "$out"
+	;;
 no-qemu)
 	WBC_QEMU=/nonexistent/qemu "$run" -- true >"$out" 2>&1
 	rc=$?

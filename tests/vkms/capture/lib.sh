@@ -1,6 +1,6 @@
 # Sourced by the screencopy VKMS tests; runs inside the guest (tests/vm/vkms-run).
 # Reuses the recording tests' helpers (the pattern client, frame-tool, decode,
-# check_numbers) and through them the compositor tests' (fail, note, check_sanitizers, wbc).
+# check_numbers) and through them the compositor tests' (fail, note, check_log, wbc).
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../record/lib.sh"
 cap_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 

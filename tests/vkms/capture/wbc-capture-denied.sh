@@ -12,7 +12,7 @@ APP
 wbc --mode 640x480 -- bash "$out/app.sh" >"$out/log" 2>&1
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 note "grim: $(cat "$out/grim.rc"): $(cat "$out/grim.err")"
 grep -qx 'grim status [1-9][0-9]*' "$out/grim.rc" || fail "grim did not fail"
 grep -q 'screencopy' "$out/grim.err" || fail "grim's message does not name screencopy"

@@ -36,7 +36,7 @@ rc=$?
 cat "$out/log"
 echo "--- screencopy-check"
 cat "$out/check.log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc (11, 12: screencopy-check good, bad; 10: grim)"
 [ "$(grep -c '^bad .*: protocol error' "$out/check.log")" = 4 ] || fail "not 4 bad cases"
 check_method "$out/log" "$method"

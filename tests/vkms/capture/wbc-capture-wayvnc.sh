@@ -30,7 +30,7 @@ cat "$out/log"
 for f in wayvnc.log rfb-frames.log rfb-type.log keys; do
 	echo "--- $f"; cat "$out/$f" 2>/dev/null
 done
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc (11: frames, 12: typing, else key-client's)"
 check_method "$out/log" writeback
 grep -q '^wbc: capture: writeback (Writeback-1 as a headless output, because --headless' \

@@ -31,7 +31,7 @@ wbc --mode 640x480 --allow-capture -- bash "$out/app.sh" >"$out/log" 2>&1
 rc=$?
 cat "$out/log"
 tail -5 "$out/wf.log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 note "$(cat "$out/wf.rc")"
 [ $rc = 0 ] || fail "wbc exited $rc"
 grep -q '^wf-recorder status 0 ' "$out/wf.rc" || fail "wf-recorder failed"

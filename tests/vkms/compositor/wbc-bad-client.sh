@@ -17,7 +17,7 @@ chmod +x "$out/app.sh"
 wbc --mode 640x480 --screenshot-after 8 "$out/after.ppm" -- "$out/app.sh" >"$out/log" 2>&1
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 5 ] || fail "wbc exited $rc (want the script's 5; 10 = a bad client stayed connected)"
 # (The client destroyed the pool right after creating the buffer: it cannot name the
 # object the error came on, only the code: wl_shm.error.invalid_stride = 1.)

@@ -28,7 +28,7 @@ APP
 	local rc=$?
 	cat "$out/$name.client"
 	grep -a 'wbc: \|scan-out' "$out/$name.log" | grep -av '\[DEBUG\] wbc' | grep -a 'capture\|scan-out\|dma-buf' | head -5
-	check_sanitizers "$out/$name.log"
+	check_log "$out/$name.log"
 	[ $rc = 0 ] || fail "$name: wbc exited $rc"
 	grep -q '^advertised XRGB8888: \(linear\|implicit\)$' "$out/$name.client" ||
 		fail "$name: XRGB8888 not advertised"

@@ -3,11 +3,11 @@
 # one "wbc: " line and a non-zero status.
 . "$(dirname "$0")/lib.sh"
 wbc --mode 640x480 -- sh -c 'exit 7' >"$out/log" 2>&1
-rc=$?; check_sanitizers "$out/log"
+rc=$?; check_log "$out/log"
 [ $rc = 7 ] || { cat "$out/log"; fail "APP exit 7 gave $rc"; }
 note "APP exit status 7 -> wbc 7"
 wbc --mode 640x480 -- sh -c 'kill -SEGV $$' >"$out/log" 2>&1
-rc=$?; check_sanitizers "$out/log"
+rc=$?; check_log "$out/log"
 [ $rc = 139 ] || { cat "$out/log"; fail "APP killed by SIGSEGV gave $rc"; }
 note "APP killed by signal 11 -> wbc 139"
 
@@ -20,7 +20,7 @@ for _ in $(seq $((${WBC_TEST_DEADLINE:-100} * 5))); do [ -s "$out/app.pid" ] && 
 kill -TERM $pid
 wait $pid
 rc=$?
-cat "$out/log"; check_sanitizers "$out/log"
+cat "$out/log"; check_log "$out/log"
 [ $rc = 0 ] || fail "SIGTERM gave $rc"
 grep -q '^wbc: stats ' "$out/log" || fail "no stats line after SIGTERM"
 app=$(cat "$out/app.pid")
@@ -31,7 +31,7 @@ one_line_error() { # DESCRIPTION ARGS...
 	local what=$1; shift
 	"$WBC" "$@" >"$out/err" 2>&1
 	local rc=$?
-	check_sanitizers "$out/err"
+	check_log "$out/err"
 	note "$what: status $rc, stderr: $(cat "$out/err")"
 	[ $rc != 0 ] || fail "$what: status 0"
 	[ "$(wc -l <"$out/err")" = 1 ] || fail "$what: not one line"

@@ -8,7 +8,7 @@ wbc --mode 640x480 --screenshot-after 12 "$out/foot.ppm" --duration 13 -- \
 	foot --override=main.font=monospace:size=10 >"$out/log" 2>&1
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 [ -s "$out/foot.ppm" ] || fail "no screenshot"
 nb=$(ppm nonblack "$out/foot.ppm")

@@ -4,7 +4,7 @@
 wbc --mode 640x480 -- wayland-info >"$out/info" 2>"$out/log"
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc -- wayland-info exited $rc"
 missing=
 for g in wl_compositor wl_subcompositor wl_shm wl_seat wl_output xdg_wm_base \
@@ -22,7 +22,7 @@ echo
 [ -z "$missing" ] || fail "missing globals:$missing"
 wbc --mode 640x480 -- sh -c 'exit 3' >"$out/log3" 2>&1
 rc=$?
-check_sanitizers "$out/log3"
+check_log "$out/log3"
 [ $rc = 3 ] || { cat "$out/log3"; fail "wbc -- sh -c 'exit 3' exited $rc"; }
 note "exit status of APP passed through: 3"
 echo PASS

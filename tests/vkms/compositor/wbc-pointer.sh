@@ -30,7 +30,7 @@ wait $mover
 mover_rc=$?
 cat "$out/mover" "$out/ptr"
 grep -a 'wbc: ' "$out/log" | grep -av '\[DEBUG\]' | grep -a 'cursor\|capture\|stats\|stalled\|lost'
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $mover_rc = 0 ] || fail "uinput-move exited $mover_rc"
 [ $rc = 0 ] || fail "wbc/key-client --pointer exited $rc"
 grep -q '^cursor set$' "$out/ptr" || fail "the client did not set its cursor"

@@ -12,7 +12,7 @@ wbc --mode 640x480 -- env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
 	>"$out/fb" 2>"$out/log"
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 tail -3 "$out/fb"
 [ $rc = 0 ] || fail "wbc/presentation-client exited $rc"
 /usr/bin/python3 - "$out/fb" <<'PY' || fail "presentation feedback check"

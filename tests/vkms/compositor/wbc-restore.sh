@@ -18,7 +18,7 @@ run_wbc() {
 	wbc -v --mode 640x480 "$@" -- sh -c "/usr/bin/python3 '$here/kms-state.py' >'$out/$name.during'; sleep 2" \
 		>"$out/$name.log" 2>&1
 	local rc=$?
-	check_sanitizers "$out/$name.log"
+	check_log "$out/$name.log"
 	[ $rc = 0 ] || { cat "$out/$name.log"; fail "$name: wbc exited $rc"; }
 	grep -a 'display state found at start restored' "$out/$name.log" | sed 's/.*\] //'
 }

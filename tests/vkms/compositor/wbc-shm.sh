@@ -8,7 +8,7 @@ wbc --mode 640x480 --screenshot-after 3 "$out/a.ppm" --screenshot-after 4 "$out/
 	--duration 5 -- env WAYLAND_DEBUG=client weston-simple-shm >"$out/log" 2>&1
 rc=$?
 grep -v '^\[' "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc (want 0 after --duration)"
 # xdg_toplevel.configure(width, height, states): the output's 640x480 and a non-empty
 # state list (WAYLAND_DEBUG prints only its size: fullscreen, plus activated once focused).

@@ -1,6 +1,6 @@
 # Sourced by the --record VKMS tests; runs inside the guest (tests/vm/vkms-run).
 # The test's meson env gives WBC, WBC_PATTERN_CLIENT and WBC_FRAME_TOOL (frame-tool.c).
-# Reuses the compositor tests' helpers (fail, note, check_sanitizers, wbc with a deadline).
+# Reuses the compositor tests' helpers (fail, note, check_log, wbc with a deadline).
 rec_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${WBC_TEST_BIN:=$(dirname "${WBC_FRAME_TOOL:?WBC_FRAME_TOOL must point at frame-tool}")}"
 export WBC_TEST_BIN

@@ -24,7 +24,7 @@ echo keep >"$sock"
 wbc --mode 640x480 --control-socket "$sock" -- true >"$out/log0" 2>&1
 rc=$?
 cat "$out/log0"
-check_sanitizers "$out/log0"
+check_log "$out/log0"
 [ $rc = 1 ] || fail "--control-socket on a regular file: status $rc"
 [ "$(grep -c . "$out/log0")" = 1 ] &&
 	grep -qx "wbc: control: $sock exists and is not a socket" "$out/log0" ||
@@ -73,7 +73,7 @@ note "unknown codec: status $rc: ${msg:0:160}... (${#msg} bytes)"
 wbc_stop
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 [ ! -e "$sock" ] && [ ! -e "$sock.lock" ] || fail "$sock or its lock left behind"
 
@@ -83,7 +83,7 @@ wbc --mode 640x480 --allow-control -- \
 	>"$out/log3" 2>&1
 rc=$?
 cat "$out/log3"
-check_sanitizers "$out/log3"
+check_log "$out/log3"
 [ $rc = 0 ] || fail "wbc -- sh -c 'wayland-info; exec wayland-info' exited $rc"
 note "APP's child is offered: $(interfaces "$out/info.child")"
 note "APP is offered: $(interfaces "$out/info.app")"
@@ -95,7 +95,7 @@ grep -q "interface: '$global'" "$out/info.app" || fail "APP is not offered $glob
 wbc --mode 640x480 -- wayland-info >"$out/info.none" 2>"$out/log4"
 rc=$?
 cat "$out/log4"
-check_sanitizers "$out/log4"
+check_log "$out/log4"
 [ $rc = 0 ] || fail "wbc -- wayland-info exited $rc"
 ! grep -q "$global" "$out/info.none" || fail "$global offered without --allow-control"
 [ ! -e "$XDG_RUNTIME_DIR/wbc-control-0" ] || fail "a control socket without --allow-control"

@@ -19,7 +19,7 @@ finish() {                           # stop wbc, show its log, check it
 	wbc_stop
 	local rc=$?
 	cat "$out/log"
-	check_sanitizers "$out/log"
+	check_log "$out/log"
 	[ $rc = 0 ] || fail "wbc exited $rc"
 }
 # The event loop runs (so the outputs are up) once wbcctl gets an answer.

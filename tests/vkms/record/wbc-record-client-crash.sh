@@ -22,7 +22,7 @@ wbc --mode 640x480 --fps 10 --record "$out/crash.mkv" --stats -- "$out/app.sh" \
 	>"$out/log" 2>&1
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 4 ] || fail "wbc exited $rc, not the script's 4"
 grep -q '^APP: first client killed (status 137)' "$out/log" || fail "the client was not killed"
 check_final "$out/log"
@@ -59,7 +59,7 @@ kill -9 "$app"
 wait $wbc_pid
 rc=$?
 cat "$out/log2"
-check_sanitizers "$out/log2"
+check_log "$out/log2"
 [ $rc = 137 ] || fail "APP killed by SIGKILL: wbc exited $rc, not 137"
 check_final "$out/log2"
 errs=$(ffmpeg -nostdin -v error -i "$out/app-killed.mkv" -f null - 2>&1 | head -5)

@@ -41,7 +41,7 @@ done
 strict wbc --mode 640x480 --fps 5 --record "$out/strict.mkv" --stats --duration 2 -- "$client" \
 	>"$out/strict.log" 2>&1
 rc=$?
-check_sanitizers "$out/strict.log"
+check_log "$out/strict.log"
 [ $rc = 0 ] || { cat "$out/strict.log"; fail "strict run: wbc exited $rc"; }
 check_final "$out/strict.log"
 note "strict LeakSanitizer run: clean"

@@ -35,7 +35,7 @@ print('%.3f %.3f %d' % (t0[0], t1, rc))
 PY
 	{ cat "$out/log.$ext"; fail "$ext: $(cat "$out/times.$ext")"; }
 	cat "$out/log.$ext"
-	check_sanitizers "$out/log.$ext"
+	check_log "$out/log.$ext"
 	read -r t0 t1 rc <"$out/times.$ext"
 	[ "$rc" = 0 ] || fail "$ext: SIGTERM gave exit status $rc"
 	check_final "$out/log.$ext"

@@ -11,7 +11,7 @@ wbc --mode 640x480 --record "$out/slow.mkv" --codec libx264 --codec-opt preset=v
 	--stats --duration 12 -- "$client" >"$out/log" 2>&1
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 check_final "$out/log"
 e=$(rec_final "$out/log" encoded); d=$(rec_final "$out/log" dropped)

@@ -42,7 +42,7 @@ wait $rx 2>/dev/null
 wait $w
 rc=$?
 cat "$out/log"
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ "${n:-0}" -gt 10000 ] 2>/dev/null || fail "the receiver never got 10 KB"
 [ $rc = 5 ] || fail "wbc exited $rc, not APP's 5"
 check_stopped_displaying "$out/log" ".*tcp://127.0.0.1:$port" "name the output" \

@@ -80,7 +80,7 @@ rc=$?
 note "wbc ran $((SECONDS - t0)) s, exit status $rc"
 grep -av '^wbc: rec captured=' "$out/log"
 grep -a '^wbc: rec captured=' "$out/log" | awk 'NR % 60 == 1'   # one stats line a minute
-check_sanitizers "$out/log"
+check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 grep -q '^wbc: capture: writeback' "$out/log" || fail "not capturing through writeback"
 
