@@ -50,25 +50,38 @@ static void oversized_primary(void **state)
 	test_pipe_fini(&tp);
 }
 
+/* A format the primary plane does not list is refused by the backend before the kernel
+ * sees it, and the kernel agrees: where no plane lists the format (VKMS 6.12) it refuses
+ * the framebuffer itself, else (6.1) the raw plane state fails TEST_ONLY. */
 static void unlisted_format(void **state)
 {
 	struct test_pipe tp;
 	test_pipe_init(&tp, 640, 480, false, false);
 	struct wbc_kms_buffer *good = test_buffer(&tp, 640, 480, DRM_FORMAT_XRGB8888);
-	struct wbc_kms_buffer *argb = test_buffer(&tp, 640, 480, DRM_FORMAT_ARGB8888);
 	struct wbc_kms_plane *primary = wbc_kms_pipe_plane(tp.pipe, WBC_KMS_PLANE_PRIMARY);
-	assert_false(wbc_kms_plane_supports(primary, DRM_FORMAT_ARGB8888, DRM_FORMAT_MOD_LINEAR));
+	assert_false(wbc_kms_plane_supports(primary, DRM_FORMAT_XBGR8888, DRM_FORMAT_MOD_LINEAR));
 	commit_ok(&tp, good);
-	struct wbc_kms_pipe_state s = { .primary.fb = &argb->fb };
-	expect_refusal(&tp, &s, "does not support format AR24");
 
-	/* The kernel agrees: the same plane state, sent raw, fails TEST_ONLY. */
-	drmModeAtomicReq *req = drmModeAtomicAlloc();
-	drmModeAtomicAddProperty(req, primary->id, primary->props.fb_id, argb->fb.id);
-	assert_int_not_equal(drmModeAtomicCommit(tp.dev->fd, req, DRM_MODE_ATOMIC_TEST_ONLY,
-		NULL), 0);
-	assert_int_equal(errno, EINVAL);
-	drmModeAtomicFree(req);
+	struct wbc_kms_buffer *xbgr = NULL;
+	if (wbc_kms_buffer_create(tp.dev, 640, 480, DRM_FORMAT_XBGR8888, &xbgr) < 0) {
+		print_message("the kernel refuses an XB24 framebuffer: %s\n",
+			wbc_kms_device_error(tp.dev));
+		/* The backend's own check, on a framebuffer described as XB24. */
+		struct wbc_kms_fb relabelled = good->fb;
+		relabelled.format = DRM_FORMAT_XBGR8888;
+		struct wbc_kms_pipe_state s = { .primary.fb = &relabelled };
+		expect_refusal(&tp, &s, "does not support format XB24");
+	} else {
+		tp.bufs[tp.n_bufs++] = xbgr;
+		struct wbc_kms_pipe_state s = { .primary.fb = &xbgr->fb };
+		expect_refusal(&tp, &s, "does not support format XB24");
+		drmModeAtomicReq *req = drmModeAtomicAlloc();
+		drmModeAtomicAddProperty(req, primary->id, primary->props.fb_id, xbgr->fb.id);
+		assert_int_not_equal(drmModeAtomicCommit(tp.dev->fd, req, DRM_MODE_ATOMIC_TEST_ONLY,
+			NULL), 0);
+		assert_int_equal(errno, EINVAL);
+		drmModeAtomicFree(req);
+	}
 	commit_ok(&tp, good);
 	test_pipe_fini(&tp);
 }

@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <drm_fourcc.h>
 #include <xf86drm.h>
@@ -113,10 +114,16 @@ static void bad_writeback_requests(void **state)
 	test_pipe_fini(&tp);
 }
 
-/* VKMS 6.1's encoders have possible_clones of only themselves: its CRTC cannot feed the
- * Virtual and the Writeback connector together. A Virtual pipe must say so plainly. */
+/* Stock VKMS's encoders have possible_clones of only themselves: its CRTC cannot feed the
+ * Virtual and the Writeback connector together. A Virtual pipe must say so plainly. (A
+ * patched VKMS declares the clone: vkms-wb-exact's "cloned" case captures it.) */
 static void no_writeback_for_this_pipe(void **state)
 {
+	const char *k = getenv("WBC_VM_KERNEL");
+	if (k && strstr(k, "-patched")) {
+		print_message("%s declares the clone: nothing to refuse here\n", k);
+		skip();
+	}
 	struct test_pipe tp;
 	test_pipe_init(&tp, 640, 480, false, false);
 	assert_false(wbc_kms_writeback_supported(tp.pipe));

@@ -2,7 +2,11 @@
  * Writeback frames equal the expected composition byte for byte (X byte ignored):
  * primary only; primary + opaque overlay at an offset; primary + cursor (ARGB with
  * only opaque and fully transparent pixels, so the result is exact under any blend).
- * argv: the cases to run (primary, overlay, cursor): the guest must have the planes.
+ * "cloned": primary + overlay + cursor shown on Virtual-1 while Writeback-1 captures the
+ * same CRTC (a VKMS that declares the clone: tests/vm/vkms-patches 0004): the captured
+ * frame is the shown frame, exactly.
+ * argv: the cases to run (primary, overlay, cursor, both, cloned): the guest must have
+ * the planes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -71,11 +75,19 @@ static void fill(struct wbc_kms_buffer *b, uint32_t (*px)(uint32_t, uint32_t))
 			((uint32_t *)((char *)b->map + (size_t)y * b->stride))[x] = px(x, y);
 }
 
-static void run_case(bool overlay, bool cursor)
+static void run_case(bool overlay, bool cursor, bool cloned)
 {
 	struct test_pipe tp;
-	test_pipe_init_wb(&tp, 640, 480, cursor, overlay);
-	assert_true(wbc_kms_writeback_supported(tp.pipe));
+	if (cloned)
+		test_pipe_init(&tp, 640, 480, cursor, overlay);
+	else
+		test_pipe_init_wb(&tp, 640, 480, cursor, overlay);
+	if (!wbc_kms_writeback_supported(tp.pipe))
+		fail_msg("no writeback: %s", wbc_kms_pipe_writeback_unsupported_reason(tp.pipe));
+	if (cloned) {
+		assert_string_equal(wbc_kms_pipe_connector(tp.pipe)->name, "Virtual-1");
+		assert_string_equal(wbc_kms_pipe_writeback_connector(tp.pipe)->name, "Writeback-1");
+	}
 	if (overlay)
 		assert_non_null(wbc_kms_pipe_plane(tp.pipe, WBC_KMS_PLANE_OVERLAY));
 	if (cursor)
@@ -106,21 +118,22 @@ static void run_case(bool overlay, bool cursor)
 		fail_msg("commit: %s", wbc_kms_device_error(tp.dev));
 	test_wait_frames(&tp, 1, 30000);
 	assert_int_equal(tp.ev.n_frames, 1);
-	print_message("overlay=%d cursor=%d: %zu mismatching pixels\n", overlay, cursor,
-		e.mismatches);
+	print_message("overlay=%d cursor=%d cloned=%d: %zu mismatching pixels\n", overlay, cursor,
+		cloned, e.mismatches);
 	assert_int_equal(tp.ev.frames[0].content, 0);
 	assert_int_equal(tp.ev.frames[0].sequence, tp.ev.flips[0].sequence);
 	test_pipe_fini(&tp);
 }
 
-static void primary_only(void **state) { run_case(false, false); }
-static void with_overlay(void **state) { run_case(true, false); }
-static void with_cursor(void **state) { run_case(false, true); }
-static void with_both(void **state) { run_case(true, true); }
+static void primary_only(void **state) { run_case(false, false, false); }
+static void with_overlay(void **state) { run_case(true, false, false); }
+static void with_cursor(void **state) { run_case(false, true, false); }
+static void with_both(void **state) { run_case(true, true, false); }
+static void cloned(void **state) { run_case(true, true, true); }
 
 int main(int argc, char **argv)
 {
-	struct CMUnitTest tests[4];
+	struct CMUnitTest tests[5];
 	size_t n = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "primary") == 0)
@@ -131,9 +144,13 @@ int main(int argc, char **argv)
 			tests[n++] = (struct CMUnitTest)cmocka_unit_test(with_cursor);
 		else if (strcmp(argv[i], "both") == 0)
 			tests[n++] = (struct CMUnitTest)cmocka_unit_test(with_both);
+		else if (strcmp(argv[i], "cloned") == 0)
+			tests[n++] = (struct CMUnitTest)cmocka_unit_test(cloned);
+		if (n == 5)
+			break;
 	}
 	if (n == 0) {
-		fprintf(stderr, "usage: vkms-wb-exact primary|overlay|cursor|both...\n");
+		fprintf(stderr, "usage: vkms-wb-exact primary|overlay|cursor|both|cloned...\n");
 		return 2;
 	}
 	return _cmocka_run_group_tests("vkms-wb-exact", tests, n, NULL, NULL);

@@ -59,6 +59,21 @@ check_writeback_held() {
 	fi
 }
 
+# vkms_clones: the guest's VKMS lets Virtual-1 and Writeback-1 share the CRTC (patched,
+# tests/vm/vkms-patches 0004): wbc then captures the screen it shows. Stock VKMS cannot,
+# so wbc drives Writeback-1 as a headless output to capture.
+vkms_clones() { [ "${WBC_VM_KERNEL%-patched}" != "${WBC_VM_KERNEL:-}" ]; }
+
+# writeback_line: the start of the capture line wbc prints when it records the display it
+# chose itself (no --headless, no --output).
+writeback_line() {
+	if vkms_clones; then
+		echo "^wbc: capture: writeback (Writeback-1 captures Virtual-1's CRTC"
+	else
+		echo '^wbc: capture: writeback (Writeback-1 as a headless output'
+	fi
+}
+
 # check_log LOG: what every wbc run's log must pass (sanitizers, writeback held).
 check_log() {
 	check_sanitizers "$1"

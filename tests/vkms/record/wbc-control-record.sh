@@ -93,8 +93,8 @@ finish
 grep -a '^wbc: rec final ' "$out/log" | sed -n 's/.* encoded=\([0-9]*\) .*/\1/p' | tr '\n' ' ' >"$out/finals"
 note "wbc's final lines: encoded $(cat "$out/finals")"
 [ "$(cat "$out/finals")" = "$a_encoded $c_encoded " ] || fail "final lines do not match wbcctl's"
-grep -q '^wbc: capture: writeback (Writeback-1 as a headless output' "$out/log" ||
-	fail "no 'wbc: capture: writeback' line for the headless Writeback-1"
+grep -q "$(writeback_line)" "$out/log" ||
+	fail "no '$(writeback_line)' line"
 [ ! -e "$sock" ] || fail "$sock left behind"
 for f in a.mkv c.mp4; do
 	[ "$(mode_of "$f")" = 600 ] || fail "$f is mode $(mode_of "$f")"

@@ -13,8 +13,8 @@ rc=$?
 cat "$out/log"
 check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
-grep -q '^wbc: capture: writeback (Writeback-1 as a headless output' "$out/log" ||
-	fail "no 'wbc: capture: writeback' line for the headless Writeback-1"
+grep -q "$(writeback_line)" "$out/log" ||
+	fail "no '$(writeback_line)' line"
 grep -q '^wbc: recording Writeback-1 to .*: libx264 (yuv420p) in matroska, 640x480' "$out/log" ||
 	fail "the recording line does not name libx264/matroska/640x480"
 [ "$(grep -c '^wbc: rec captured=' "$out/log")" -ge 3 ] || fail "fewer than 3 --stats lines"
