@@ -28,6 +28,7 @@ check writeback-shot bash "$here/writeback-shot.sh" "$shot"
 [ "${WBC_VM_KERNEL%-stock}" = "$WBC_VM_KERNEL" ] &&
 	check vkms-wb-exact "$exact" primary overlay cursor both
 check wbc-record-file bash "$here/record/wbc-record-file.sh"
+check wbc-record-exact bash "$here/record/wbc-record-exact.sh"
 check wbc-capture-grim bash "$here/capture/wbc-capture-grim.sh" writeback
 check vkms-wb-sequence "$sequence"
 echo "matrix ${WBC_VM_KERNEL:-?}: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"

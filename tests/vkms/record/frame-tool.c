@@ -8,6 +8,11 @@
  *                                            bytes of every pixel (the 0 byte skipped), the
  *                                            hash wbc --debug-frame-checksums writes
  *   frame-tool ppm-pattern FILE.ppm           the frame number in a binary PPM, or "bad"
+ *   frame-tool exact W H < BGR0RAW            one line per frame: its frame number N if
+ *                                            every pixel's B,G,R equals the pattern
+ *                                            client's frame N (wbc_pattern_draw), else
+ *                                            "N differs" or "bad": an oracle that does
+ *                                            not trust wbc
  *
  * Exit status 0 once the whole input was read in whole frames; 1 on a short last frame or
  * bad arguments.
@@ -21,7 +26,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: frame-tool pattern W H rgb24|bgr0 | fnv W H | ppm-pattern FILE\n");
+	fprintf(stderr, "usage: frame-tool pattern W H rgb24|bgr0 | fnv W H | exact W H | "
+		"ppm-pattern FILE\n");
 	return 1;
 }
 
@@ -46,7 +52,26 @@ static void print_pattern(const unsigned char *px, uint32_t w, uint32_t h, uint3
 		printf("bad\n");
 }
 
-static int raw(int mode_fnv, uint32_t w, uint32_t h, const char *fmt)
+/* The frame's number, if the whole frame is the pattern client's frame of that number. */
+static void print_exact(const unsigned char *px, unsigned char *want, uint32_t w, uint32_t h)
+{
+	uint32_t frame;
+	if (wbc_pattern_decode(px, w * 4, w, h, WBC_PATTERN_FMT_XRGB8888, &frame) != WBC_PATTERN_OK) {
+		printf("bad\n");
+		return;
+	}
+	wbc_pattern_draw(want, w * 4, w, h, frame);
+	for (size_t i = 0; i < (size_t)w * h * 4; i += 4)
+		if (memcmp(px + i, want + i, 3) != 0) {
+			printf("%" PRIu32 " differs\n", frame);
+			return;
+		}
+	printf("%" PRIu32 "\n", frame);
+}
+
+enum raw_mode { RAW_PATTERN, RAW_FNV, RAW_EXACT };
+
+static int raw(enum raw_mode mode, uint32_t w, uint32_t h, const char *fmt)
 {
 	uint32_t bpp = 4, fourcc = WBC_PATTERN_FMT_XRGB8888;  /* bgr0 = B,G,R,0 in memory */
 	if (fmt && strcmp(fmt, "rgb24") == 0)
@@ -54,14 +79,19 @@ static int raw(int mode_fnv, uint32_t w, uint32_t h, const char *fmt)
 	else if (fmt && strcmp(fmt, "bgr0") != 0)
 		return usage();
 	size_t size = (size_t)w * h * bpp;
-	unsigned char *buf = malloc(size);
-	if (!buf)
+	unsigned char *buf = malloc(size), *want = malloc(size);
+	if (!buf || !want) {
+		free(buf);
+		free(want);
 		return 1;
+	}
 	size_t n;
 	int ret = 0;
 	while ((n = fread(buf, 1, size, stdin)) == size) {
-		if (mode_fnv)
+		if (mode == RAW_FNV)
 			printf("%016" PRIx64 "\n", fnv_bgr0(buf, (size_t)w * h));
+		else if (mode == RAW_EXACT)
+			print_exact(buf, want, w, h);
 		else
 			print_pattern(buf, w, h, w * bpp, fourcc);
 	}
@@ -70,6 +100,7 @@ static int raw(int mode_fnv, uint32_t w, uint32_t h, const char *fmt)
 		ret = 1;
 	}
 	free(buf);
+	free(want);
 	return ret;
 }
 
@@ -103,8 +134,10 @@ int main(int argc, char **argv)
 	if (!w || !h || w > 16384 || h > 16384)
 		return usage();
 	if (strcmp(argv[1], "pattern") == 0 && argc == 5)
-		return raw(0, w, h, argv[4]);
+		return raw(RAW_PATTERN, w, h, argv[4]);
 	if (strcmp(argv[1], "fnv") == 0 && argc == 4)
-		return raw(1, w, h, "bgr0");
+		return raw(RAW_FNV, w, h, "bgr0");
+	if (strcmp(argv[1], "exact") == 0 && argc == 4)
+		return raw(RAW_EXACT, w, h, "bgr0");
 	return usage();
 }
