@@ -1,6 +1,7 @@
 #!/bin/bash
-# Run every wbc test suite: installs what is missing, builds with ASan+UBSan, builds (or
-# finds cached) the VKMS guest kernel, then runs the unit, vm and vkms suites, and fuzzes
+# Run every wbc test suite: installs what is missing, builds with ASan+UBSan, makes ready
+# (or finds cached) the guest kernels of tests/vm/kernels, stock and patched (Debian's
+# images with vkms.ko built out of tree), then runs the unit, vm and vkms suites, and fuzzes
 # each libFuzzer target for $WBC_FUZZ_SECONDS (default 60, two targets at a time: ~3 min)
 # with tests/fuzz/run.sh.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
@@ -16,8 +17,10 @@ fi
 ninja -C "$build" || exit 1
 
 start=$(date +%s)
-tests/vm/build-kernel.sh >/dev/null || { echo "wbc: cannot build the VKMS guest kernel" >&2; exit 1; }
-echo "wbc: guest kernel ready in $(( $(date +%s) - start )) s"
+for k in $(tests/vm/guest-kernel --list | grep -vx source); do
+	tests/vm/guest-kernel "$k" >/dev/null || { echo "wbc: cannot make the guest kernel $k ready" >&2; exit 1; }
+done
+echo "wbc: guest kernels ready in $(( $(date +%s) - start )) s"
 
 status=0
 for suite in unit vm vkms; do

@@ -8,6 +8,7 @@
  *                                            bytes of every pixel (the 0 byte skipped), the
  *                                            hash wbc --debug-frame-checksums writes
  *   frame-tool ppm-pattern FILE.ppm           the frame number in a binary PPM, or "bad"
+ *   frame-tool ppm-exact FILE.ppm             the same check for a binary PPM
  *   frame-tool exact W H < BGR0RAW            one line per frame: its frame number N if
  *                                            every pixel's B,G,R equals the pattern
  *                                            client's frame N (wbc_pattern_draw), else
@@ -19,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +29,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: frame-tool pattern W H rgb24|bgr0 | fnv W H | exact W H | "
-		"ppm-pattern FILE\n");
+		"ppm-pattern FILE | ppm-exact FILE\n");
 	return 1;
 }
 
@@ -52,20 +54,27 @@ static void print_pattern(const unsigned char *px, uint32_t w, uint32_t h, uint3
 		printf("bad\n");
 }
 
-/* The frame's number, if the whole frame is the pattern client's frame of that number. */
-static void print_exact(const unsigned char *px, unsigned char *want, uint32_t w, uint32_t h)
+/* The frame's number, if the whole frame is the pattern client's frame of that number.
+ * px: B,G,R,X (bpp 4) or R,G,B (bpp 3); want: room for the frame as XRGB8888. */
+static void print_exact(const unsigned char *px, unsigned bpp, unsigned char *want, uint32_t w,
+		uint32_t h)
 {
 	uint32_t frame;
-	if (wbc_pattern_decode(px, w * 4, w, h, WBC_PATTERN_FMT_XRGB8888, &frame) != WBC_PATTERN_OK) {
+	if (wbc_pattern_decode(px, w * bpp, w, h, bpp == 4 ? WBC_PATTERN_FMT_XRGB8888 :
+			WBC_PATTERN_FMT_RGB24, &frame) != WBC_PATTERN_OK) {
 		printf("bad\n");
 		return;
 	}
 	wbc_pattern_draw(want, w * 4, w, h, frame);
-	for (size_t i = 0; i < (size_t)w * h * 4; i += 4)
-		if (memcmp(px + i, want + i, 3) != 0) {
+	for (size_t i = 0; i < (size_t)w * h; i++) {
+		const unsigned char *p = px + i * bpp, *q = want + i * 4;   /* q: B,G,R,X */
+		bool same = bpp == 4 ? memcmp(p, q, 3) == 0 :
+			p[0] == q[2] && p[1] == q[1] && p[2] == q[0];
+		if (!same) {
 			printf("%" PRIu32 " differs\n", frame);
 			return;
 		}
+	}
 	printf("%" PRIu32 "\n", frame);
 }
 
@@ -91,7 +100,7 @@ static int raw(enum raw_mode mode, uint32_t w, uint32_t h, const char *fmt)
 		if (mode == RAW_FNV)
 			printf("%016" PRIx64 "\n", fnv_bgr0(buf, (size_t)w * h));
 		else if (mode == RAW_EXACT)
-			print_exact(buf, want, w, h);
+			print_exact(buf, 4, want, w, h);
 		else
 			print_pattern(buf, w, h, w * bpp, fourcc);
 	}
@@ -104,7 +113,7 @@ static int raw(enum raw_mode mode, uint32_t w, uint32_t h, const char *fmt)
 	return ret;
 }
 
-static int ppm(const char *path)
+static int ppm(const char *path, bool exact)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned w, h, max;
@@ -113,13 +122,16 @@ static int ppm(const char *path)
 		return 1;
 	}
 	size_t size = (size_t)w * h * 3;
-	unsigned char *buf = malloc(size);
-	int ret = buf && fread(buf, 1, size, f) == size ? 0 : 1;
-	if (ret == 0)
+	unsigned char *buf = malloc(size), *want = malloc((size_t)w * h * 4);
+	int ret = buf && want && fread(buf, 1, size, f) == size ? 0 : 1;
+	if (ret == 0 && exact)
+		print_exact(buf, 3, want, w, h);
+	else if (ret == 0)
 		print_pattern(buf, w, h, w * 3, WBC_PATTERN_FMT_RGB24);
 	else
 		fprintf(stderr, "frame-tool: %s: truncated\n", path);
 	free(buf);
+	free(want);
 	fclose(f);
 	return ret;
 }
@@ -127,7 +139,9 @@ static int ppm(const char *path)
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "ppm-pattern") == 0)
-		return ppm(argv[2]);
+		return ppm(argv[2], false);
+	if (argc == 3 && strcmp(argv[1], "ppm-exact") == 0)
+		return ppm(argv[2], true);
 	if (argc < 4)
 		return usage();
 	uint32_t w = (uint32_t)strtoul(argv[2], NULL, 10), h = (uint32_t)strtoul(argv[3], NULL, 10);
