@@ -132,6 +132,12 @@ keep() { # DIR DEST: copy a session's files to the share, without the noisy bits
 	# scan-out in cage: keep the count, not the lines.
 	if [ -f "$d/compositor.log" ]; then
 		grep -c 'Basic output test failed' "$d/compositor.log" >"$d/basic-test-failed.count"
+		# How wbc captured, from the whole log before it is cut: the method it started
+		# with, writeback frames lost, and whether it fell back to readback.
+		printf 'method=%s lost=%s stalled=%s\n' \
+			"$(grep -a -m1 -o '^wbc: capture: [a-z]*' "$d/compositor.log" | awk '{ print $3 }')" \
+			"$(grep -ac 'capture: writeback frame lost' "$d/compositor.log")" \
+			"$(grep -ac 'capture: writeback stalled' "$d/compositor.log")" >"$d/capture"
 		grep -v 'Basic output test failed' "$d/compositor.log" | tail -300 >"$d/compositor.log.kept"
 		mv "$d/compositor.log.kept" "$d/compositor.log"
 	fi

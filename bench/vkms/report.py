@@ -16,9 +16,13 @@ import subprocess
 import sys
 
 USER_HZ = 100  # /proc/stat and /proc/PID/stat tick rate on Linux x86 (CLK_TCK)
-WBC_CONFIGS = ('wbc-writeback', 'wbc-readback', 'wbc-display')
-RECORDING = ('wbc-writeback', 'wbc-readback', 'cage-wf-recorder')
-ORDER = ('wbc-writeback', 'wbc-readback', 'cage-wf-recorder', 'wbc-display', 'cage-display')
+# A wbc-writeback session that lost a writeback frame or fell back to readback is reported
+# as FELL_BACK, apart: never averaged into the writeback rows.
+FELL_BACK = 'wbc-writeback-fell-back'
+WBC_CONFIGS = ('wbc-writeback', FELL_BACK, 'wbc-readback', 'wbc-display')
+RECORDING = ('wbc-writeback', FELL_BACK, 'wbc-readback', 'cage-wf-recorder')
+ORDER = ('wbc-writeback', FELL_BACK, 'wbc-readback', 'cage-wf-recorder', 'wbc-display',
+         'cage-display')
 
 
 def read(path):
@@ -126,6 +130,12 @@ def session(d):
     r['client_frames_total'] = client_total
     r['compositor'] = poll(os.path.join(d, 'compositor.poll'))
     r['client'] = poll(os.path.join(d, 'client.poll'))
+    cap = kv(read(os.path.join(d, 'capture')))
+    r['capture_method'] = cap.get('method')
+    r['writeback_lost'] = num(cap.get('lost'))
+    r['fell_back'] = bool(num(cap.get('stalled')))
+    if cfg == 'wbc-writeback' and (r['fell_back'] or r['writeback_lost'] or not cap):
+        cfg = r['config'] = FELL_BACK   # (no record of the method: not shown as writeback)
     if cfg in WBC_CONFIGS:
         r['commits'], r['flips'] = num(st.get('commits')), num(st.get('flips'))
         r['missed_vblanks'] = num(st.get('missed_vblanks'))
@@ -299,7 +309,7 @@ def main():
                          'drop_fraction') and c not in RECORDING:
                     row.append('—')
                 elif k in ('wbc_dropped', 'wbc_skipped_busy') and \
-                        c not in ('wbc-writeback', 'wbc-readback'):
+                        c not in ('wbc-writeback', FELL_BACK, 'wbc-readback'):
                     row.append('—')
                 elif k in ('window_cpu_util', 'drop_fraction'):
                     row.append(fmt(v, 0, 100.0) + ('%' if v else ''))
@@ -319,9 +329,9 @@ def main():
                 out.append('| %s | %s%s |' % (k, 'n/a (wbc median 0)' if v is None else '%.2f' % v,
                            ' (not meaningful: %s runs failed or recorded nothing)' % w if bad else ''))
     out.append('\nPer run:\n')
-    out.append('| mode | config | run | status | displayed | recorded | wbc drops | disp−rec | '
-               'missed vbl | window s | guest CPU s | CPU s/rec frame | RSS comp/rec MB | note |')
-    out.append('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+    out.append('| mode | config | run | capture | wb lost | status | displayed | recorded | wbc drops | '
+               'disp−rec | missed vbl | window s | guest CPU s | CPU s/rec frame | RSS comp/rec MB | note |')
+    out.append('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 
     def c(v, d=0):
         if v is None:
@@ -339,10 +349,15 @@ def main():
                     s.get('seconds'))).strip()
         if s.get('x264_frames') is not None:
             note = (note + ' x264 frames %d' % s['x264_frames']).strip()
-        out.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s |' % (
-            s.get('mode'), s.get('config'), s.get('run'), c(s.get('status')), c(s.get('displayed')),
+        method = s.get('capture_method') or ('—' if s.get('config') not in WBC_CONFIGS else 'n/a')
+        if s.get('fell_back'):
+            method += ' → readback'
+        out.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s |' % (
+            s.get('mode'), s.get('config'), s.get('run'), method,
+            c(s.get('writeback_lost')) if s.get('config') in WBC_CONFIGS else '—',
+            c(s.get('status')), c(s.get('displayed')),
             c(s.get('recorded')) if s.get('config') in RECORDING else '—',
-            c(s.get('wbc_dropped')) if s.get('config') in ('wbc-writeback', 'wbc-readback') else '—',
+            c(s.get('wbc_dropped')) if s.get('config') in ('wbc-writeback', FELL_BACK, 'wbc-readback') else '—',
             c(s.get('not_recorded')) if s.get('config') in RECORDING else '—',
             c(s.get('missed_vblanks')), c(s.get('window_wall_s'), 1), c(s.get('window_cpu_s'), 1),
             c(s.get('cpu_s_per_recorded_frame'), 3) if s.get('config') in RECORDING else '—',

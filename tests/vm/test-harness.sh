@@ -82,6 +82,23 @@ print(sum(bin(e[\"possible_clones\"]).count(\"1\") > 1 for d in json.load(sys.st
 	done
 	cat "$out"
 	;;
+bad-options)
+	# Each bad option: status 126 and one line that names the problem, no guest booted.
+	for args in "--kernel 5.10-patched" "--virtio-gpu 0" "--timeout soon" "--bogus"; do
+		# shellcheck disable=SC2086  # the words of $args are the options
+		"$run" $args -- true >"$out" 2>&1
+		rc=$?
+		[ $rc = 126 ] || fail "$args: exit status $rc, want 126"
+		[ "$(wc -l <"$out")" = 1 ] || fail "$args: not one line"
+		grep -q '^vkms-run: ' "$out" || fail "$args: not a 'vkms-run: ' line"
+		echo "$args: $(cat "$out")"
+	done >"$out.all"
+	grep -q "unknown kernel '5.10-patched' (known: 6.12-patched 6.12-stock 6.1-patched 6.1-stock source)" \
+		"$out.all" || { cat "$out.all"; fail "the kernel error does not list the kernels"; }
+	grep -q "wants 1 to 16 outputs, got '0'" "$out.all" || fail "--virtio-gpu 0 not named"
+	grep -q "\-\-timeout wants whole seconds, got 'soon'" "$out.all" || fail "--timeout soon not named"
+	cat "$out.all"; rm -f "$out.all"
+	;;
 no-qemu)
 	WBC_QEMU=/nonexistent/qemu "$run" -- true >"$out" 2>&1
 	rc=$?

@@ -64,6 +64,10 @@ check_writeback_held() {
 # so wbc drives Writeback-1 as a headless output to capture.
 vkms_clones() { [ "${WBC_VM_KERNEL%-patched}" != "${WBC_VM_KERNEL:-}" ]; }
 
+# The output wbc shows and records when it chooses itself (no --headless, no --output).
+shown=Writeback-1
+vkms_clones && shown=Virtual-1
+
 # writeback_line: the start of the capture line wbc prints when it records the display it
 # chose itself (no --headless, no --output).
 writeback_line() {

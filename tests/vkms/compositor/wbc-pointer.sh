@@ -48,11 +48,11 @@ planes=$(stat "$out/log" cursor_plane_commits)
 note "cursor_plane_commits=$planes"
 case $want in
 hardware)
-	grep -aq 'wbc: Writeback-1: cursor: hardware, on cursor plane [0-9]*' "$out/log" ||
+	grep -aq "wbc: $shown: cursor: hardware, on cursor plane [0-9]*" "$out/log" ||
 		fail "wbc did not say it used the cursor plane"
 	[ "${planes:-0}" -gt 0 ] || fail "no commit showed the cursor plane";;
 software)
-	grep -aq 'wbc: Writeback-1: cursor: software (CRTC [0-9]* has no cursor plane)' "$out/log" ||
+	grep -aq "wbc: $shown: cursor: software (CRTC [0-9]* has no cursor plane)" "$out/log" ||
 		fail "wbc did not say it draws the cursor in software"
 	[ "$planes" = 0 ] || fail "$planes commits used a cursor plane there is none of";;
 esac

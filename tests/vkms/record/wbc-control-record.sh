@@ -51,7 +51,7 @@ stop() {
 
 st=$("$WBCCTL" record start a.mkv --fps 10) || fail "record start a.mkv: status $?"
 note "$st (t=${SECONDS}s)"
-[ "$st" = "wbcctl: recording Writeback-1 to $out/a.mkv (libx264 in matroska)" ] ||
+[ "$st" = "wbcctl: recording $shown to $out/a.mkv (libx264 in matroska)" ] ||
 	fail "start said: $st"
 wait_for 150 captured_at_least 3 || fail "nothing captured into a.mkv"
 st=$("$WBCCTL" status)
@@ -65,7 +65,7 @@ msg=$("$WBCCTL" record start b.mkv 2>&1)
 rc=$?
 note "second start: status $rc: $msg"
 [ $rc = 1 ] || fail "a second start gave status $rc"
-[ "$msg" = "wbcctl: record start: already recording Writeback-1 to $out/a.mkv (stop it first)" ] ||
+[ "$msg" = "wbcctl: record start: already recording $shown to $out/a.mkv (stop it first)" ] ||
 	fail "second start said: $msg"
 [ ! -e b.mkv ] || fail "the refused start created b.mkv"
 wait_for 150 captured_at_least $((c0 + 5)) || fail "the recording did not go on after the refusal"

@@ -15,7 +15,7 @@ check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 grep -q "$(writeback_line)" "$out/log" ||
 	fail "no '$(writeback_line)' line"
-grep -q '^wbc: recording Writeback-1 to .*: libx264 (yuv420p) in matroska, 640x480' "$out/log" ||
+grep -q "^wbc: recording $shown to .*: libx264 (yuv420p) in matroska, 640x480" "$out/log" ||
 	fail "the recording line does not name libx264/matroska/640x480"
 [ "$(grep -c '^wbc: rec captured=' "$out/log")" -ge 3 ] || fail "fewer than 3 --stats lines"
 check_final "$out/log"

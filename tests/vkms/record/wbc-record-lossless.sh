@@ -10,7 +10,7 @@ rc=$?
 cat "$out/log"
 check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
-grep -q '^wbc: recording Writeback-1 to .*: ffv1 (bgr0) in matroska' "$out/log" ||
+grep -q "^wbc: recording $shown to .*: ffv1 (bgr0) in matroska" "$out/log" ||
 	fail "ffv1 does not take bgr0 directly"
 check_final "$out/log"
 probe=$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 "$out/lossless.mkv")

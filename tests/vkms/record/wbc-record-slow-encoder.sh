@@ -20,7 +20,7 @@ flips=$(stat "$out/log" flips); missed=$(stat "$out/log" missed_vblanks)
 note "encoded=$e dropped=$d skipped_busy=$sb flips=$flips missed_vblanks=$missed"
 [ $((d + sb)) -gt 0 ] || fail "the encoder kept up (nothing dropped or skipped): no test"
 [ "$flips" -ge $((3 * e)) ] || fail "flips=$flips < 3 x encoded=$e: the display waited?"
-check_display_goes_on "$out/log" "wbc: recording Writeback-1"
+check_display_goes_on "$out/log" "wbc: recording $shown"
 decode "$out/slow.mkv" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" ||
 	fail "decoding failed"
 n=$(wc -l <"$out/numbers")

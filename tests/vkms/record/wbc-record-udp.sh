@@ -33,7 +33,7 @@ note "receiver exited $? ($(wc -c <"$out/rx.raw") bytes of rgb24)"
 cat "$out/rx.log" | head -20
 check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
-grep -q '^wbc: recording Writeback-1 to udp://127.0.0.1:'$port': libx264 (yuv420p) in mpegts' "$out/log" ||
+grep -q "^wbc: recording $shown to udp://127.0.0.1:$port: libx264 (yuv420p) in mpegts" "$out/log" ||
 	fail "not an mpegts stream of libx264"
 check_final "$out/log"
 # Whole frames only (a receiver killed in a write leaves a partial last one).

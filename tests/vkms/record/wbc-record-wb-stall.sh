@@ -32,7 +32,7 @@ cat "$out/log"
 check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 grep -q '^wbc: capture: writeback (' "$out/log" || fail "did not start with writeback"
-lost=$(grep -o 'wbc: Writeback-1: capture: writeback frame lost ([0-9]* in a row): the writeback out-fence of Writeback-1 had not signalled 1000 ms' "$out/log" |
+lost=$(grep -o "wbc: $shown: capture: writeback frame lost ([0-9]* in a row): the writeback out-fence of Writeback-1 had not signalled 1000 ms" "$out/log" |
 	sed 's/.*lost (\([0-9]*\) in a row.*/\1/' | tr '\n' ' ')
 note "lost frames reported (count in a row): $lost"
 # A real VKMS loss may come before the hook's, and a frame after it resets the count: the
@@ -40,7 +40,7 @@ note "lost frames reported (count in a row): $lost"
 python3 -c 'import sys; n = [int(x) for x in sys.argv[1:]]
 sys.exit(not (n and n[0] == 1 and n[-1] == 3 and all(b in (1, a + 1) for a, b in zip(n, n[1:]))))' $lost ||
 	fail "lost frames not counted 1, 2, 3 in a row: $lost"
-[ "$(grep -c 'wbc: Writeback-1: capture: writeback stalled (3 frames in a row lost;.*switching to readback' "$out/log")" = 1 ] ||
+[ "$(grep -c "wbc: $shown: capture: writeback stalled (3 frames in a row lost;.*switching to readback" "$out/log")" = 1 ] ||
 	fail "not one 'writeback stalled' line"
 # A capture armed before the switch may be given up too (while the pool drains): >= 3.
 wl=$(stat "$out/log" writeback_lost)
