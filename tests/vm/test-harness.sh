@@ -73,9 +73,10 @@ kernels)
 	for k in $("$here/guest-kernel" --list | grep -v '^source$'); do
 		release=$(awk -v n="${k%-*}" '$1 == n { print $2 }' "$here/kernels")
 		clones=0; [ "${k%-patched}" != "$k" ] && clones=2
+		# (head: the kernel's own "reboot: Restarting system" follows on the console)
 		got=$("$run" --kernel "$k" -- sh -c 'uname -r; drm_info -j | python3 -c "
 import json, sys
-print(sum(bin(e[\"possible_clones\"]).count(\"1\") > 1 for d in json.load(sys.stdin).values() for e in d[\"encoders\"]))"' 2>>"$out")
+print(sum(bin(e[\"possible_clones\"]).count(\"1\") > 1 for d in json.load(sys.stdin).values() for e in d[\"encoders\"]))"' 2>>"$out" | head -n 2)
 		[ "$got" = "$release"$'\n'"$clones" ] ||
 			fail "$k: guest said '$(echo $got)', want '$release $clones'"
 		echo "$k: $release, $clones encoders that clone" >>"$out"

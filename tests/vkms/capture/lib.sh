@@ -20,6 +20,15 @@ image_to() {
 check_method() {
 	local other=writeback
 	[ "$2" = writeback ] && other=readback
+	# Stock VKMS: a job lost before the first screencopy frame (in this test, or in an
+	# earlier one in the same guest: tests/vkms/matrix) leaves only readback.
+	if [ "$2" = writeback ] && [ "${WBC_VM_KERNEL%-stock}" != "${WBC_VM_KERNEL:-}" ] &&
+			! grep -aq "wbc: screencopy: frame via writeback" "$1" &&
+			grep -aq 'capture: writeback stalled' "$1"; then
+		grep -a "wbc: screencopy: frame via readback" "$1" || fail "no screencopy frame at all"
+		note "stock VKMS ($WBC_VM_KERNEL): writeback stalled before the first screencopy frame; readback, accepted there"
+		return 0
+	fi
 	grep -a "wbc: screencopy: frame via $2" "$1" || fail "the log does not say screencopy used $2"
 	grep -aq "wbc: screencopy: frame via $other" "$1" || return 0
 	[ "$2" = writeback ] && awk '/capture: writeback stalled/ { s = 1 }

@@ -27,9 +27,9 @@ check writeback-shot bash "$here/writeback-shot.sh" "$shot"
 # Several captures in a row: a stock module can lose one (not a verdict on it there).
 [ "${WBC_VM_KERNEL%-stock}" = "$WBC_VM_KERNEL" ] &&
 	check vkms-wb-exact "$exact" primary overlay cursor both
+check wbc-capture-grim bash "$here/capture/wbc-capture-grim.sh" writeback
 check wbc-record-file bash "$here/record/wbc-record-file.sh"
 check wbc-record-exact bash "$here/record/wbc-record-exact.sh"
-check wbc-capture-grim bash "$here/capture/wbc-capture-grim.sh" writeback
 check vkms-wb-sequence "$sequence"
 echo "matrix ${WBC_VM_KERNEL:-?}: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
 [ ${#failed[@]} = 0 ]

@@ -6,12 +6,13 @@
 # decodes to the client's frames, each pixel-exact, in order. Neither oracle trusts wbc.
 . "$(dirname "$0")/lib.sh"
 screendump=$rec_here/../../vm/screendump
+# APP: the client, a screendump after 6 s, then APP ends (and with it wbc) while the client
+# still draws, so the recording's last frame is the client's too.
 cat >"$out/app.sh" <<'APP'
-"$1" & c=$!
+"$1" &
 sleep 6
 "$2" 0 "$3" >"$3.log" 2>&1
 sleep 1
-kill $c
 APP
 wbc --mode 640x480 --codec ffv1 --record "$out/rb.mkv" --stats \
 	-- bash "$out/app.sh" "$client" "$screendump" "$out/head0.ppm" >"$out/log" 2>&1
