@@ -28,13 +28,13 @@ timeout)
 	;;
 deadline)
 	# Before the host's timeout the guest reports what is stuck and ends with 124 itself.
-	"$run" --timeout 60 -- sh -c 'sleep 1000' >"$out" 2>&1
+	"$run" --timeout 70 -- sh -c 'sleep 1000' >"$out" 2>&1
 	rc=$?
 	[ $rc = 124 ] || fail "exit status $rc, want 124"
 	grep -q "guest deadline of 40 s reached" "$out" || fail "no deadline message"
 	grep -Eq "^[0-9]+ +[0-9]+ +S +[0-9]+ sleep 1000" "$out" || fail "the stuck process is not listed"
 	grep -q "Show Blocked State" "$out" || fail "no blocked-task dump in the kernel log"
-	grep -q "timed out after 60s" "$out" && fail "the host had to kill the guest"
+	grep -q "timed out after 70s" "$out" && fail "the host had to kill the guest"
 	;;
 crash)
 	"$run" -- sh -c 'echo c > /proc/sysrq-trigger; sleep 30' >"$out" 2>&1
