@@ -100,6 +100,15 @@ bad-options)
 	grep -q "\-\-timeout wants whole seconds, got 'soon'" "$out.all" || fail "--timeout soon not named"
 	cat "$out.all"; rm -f "$out.all"
 	;;
+boot-death)
+	# A kernel that dies before init (here: no such init) is booted once more, then given
+	# up on: status 125, both said.
+	WBC_VM_INIT=/nonexistent/init "$run" -- true >"$out" 2>&1
+	rc=$?
+	[ $rc = 125 ] || fail "exit status $rc, want 125"
+	grep -q "the guest kernel died before init started; booting once more" "$out" || fail "no retry message"
+	grep -q "the guest kernel died before init twice" "$out" || fail "no give-up message"
+	;;
 no-qemu)
 	WBC_QEMU=/nonexistent/qemu "$run" -- true >"$out" 2>&1
 	rc=$?
