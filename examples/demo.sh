@@ -26,6 +26,8 @@ if [ -e /dev/dri/card0 ] && "$build/backend/wbc-kms-info" --json 2>/dev/null |
 	echo "demo: using /dev/dri/card0 on this machine"
 else
 	echo "demo: no DRM device with writeback here: running in the VKMS guest"
+	# The guest's kernel and modules, ready once (each cold step says what it does).
+	tests/vm/guest-kernel "$(tests/vm/guest-kernel --list | head -n1)" >/dev/null
 fi
 
 "${runner[@]}" "$build/compositor/wbc" --mode 640x480 --record "$out/demo.mkv" \
