@@ -182,3 +182,28 @@ wbc_stop() {
 	trap - EXIT
 	return $rc
 }
+
+# check_exact EXACT MIN: EXACT is frame-tool exact's output for a recording; after the
+# frames from before the client's first one ("bad"), every frame must be a client frame,
+# pixel-exact, their numbers never going back, at least MIN distinct.
+check_exact() {
+	python3 - "$1" "$2" <<'PY' || fail "a recorded frame is not a frame the client drew"
+import sys
+lines = open(sys.argv[1]).read().split('\n')[:-1]
+lead = 0
+while lead < len(lines) and lines[lead] == 'bad':
+    lead += 1
+rest = lines[lead:]
+wrong = [(i + lead, l) for i, l in enumerate(rest) if not l.isdigit()]
+print('# %d frames decoded: %d before the client drew, %d exact, %d not' %
+      (len(lines), lead, len(rest) - len(wrong), len(wrong)))
+if wrong:
+    sys.exit('frames that are not the client\'s: %s' % wrong[:10])
+n = [int(x) for x in rest]
+if any(b < a for a, b in zip(n, n[1:])):
+    sys.exit('frame numbers go back')
+if len(set(n)) < int(sys.argv[2]):
+    sys.exit('only %d distinct client frames' % len(set(n)))
+print('# client frames %d..%d, %d distinct, every one pixel-exact' % (n[0], n[-1], len(set(n))))
+PY
+}
