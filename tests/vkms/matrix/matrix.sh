@@ -14,7 +14,7 @@ check() {
 	local name=$1; shift
 	echo "## $name (${WBC_VM_KERNEL:-?})"
 	if "$@" >"/tmp/matrix-$name.log" 2>&1; then
-		grep -a -E '^# |stock VKMS|^ok|PASS' "/tmp/matrix-$name.log" | head -n 12
+		grep -a -E '^# |stock VKMS|^ok|PASS|release' "/tmp/matrix-$name.log" | head -n 12
 		echo "ok: $name"
 	else
 		tail -n 40 "/tmp/matrix-$name.log"
@@ -22,6 +22,7 @@ check() {
 		failed+=("$name")
 	fi
 }
+check kernel "$here/../vm/check-kernel"
 check vkms-caps "$caps"
 check writeback-shot bash "$here/writeback-shot.sh" "$shot"
 # Several captures in a row: a stock module can lose one (not a verdict on it there).
