@@ -94,10 +94,15 @@ read -r load1 _ </proc/loadavg
 	"reporting the sessions that completed" >&2
 
 # ---- report ----
+# What ran, from the guest's own words: its kernel, and how wbc captured.
+kernel_name=$(tests/vm/guest-kernel --list | head -n1)
+guest_kernel=$(grep -m1 -ao 'kernel [^;]*' "$raw/guest.log" | cut -d' ' -f2)
+wb_how=$(cat "$raw"/*/wbc-writeback/*/compositor.log 2>/dev/null |
+	grep -a -m1 -o 'capture: writeback ([^)]*)' || true)
 notes=(
 	"Command: bench/run-vkms.sh (BENCH_MODES='$BENCH_MODES' BENCH_SECONDS=$BENCH_SECONDS BENCH_RUNS=$BENCH_RUNS BENCH_CONFIGS='$BENCH_CONFIGS' BENCH_EXTRA_CONFIGS='$BENCH_EXTRA_CONFIGS' BENCH_EXTRA_RUNS=$BENCH_EXTRA_RUNS BENCH_FPS=$BENCH_FPS), $(date -u +%Y-%m-%d), one guest boot; guest $((t_end_guest - t_guest)) s wall; host load average ${load0} before, ${load1} after."
-	"Guest: Linux 6.1 VKMS under QEMU TCG (about 20x slower than the host), 2 vCPUs. Whole-guest CPU = user+nice+system+irq+softirq of /proc/stat over the measured window (wbc: APP start to wbc exit; cage: wf-recorder start to its exit, the client already running)."
-	"wbc-writeback records Writeback-1 driven as a headless output (VKMS 6.1 cannot clone the CRTC to Virtual-1 and Writeback-1); wbc-readback and cage drive Virtual-1. All are one CRTC composing the same client (wbc-pattern-client, fullscreen)."
+	"Guest: Linux $guest_kernel ($kernel_name in tests/vm/guest-kernel) under QEMU TCG (about 20x slower than the host), 2 vCPUs. Whole-guest CPU = user+nice+system+irq+softirq of /proc/stat over the measured window (wbc: APP start to wbc exit; cage: wf-recorder start to its exit, the client already running)."
+	"wbc-writeback's capture, as wbc said it: '${wb_how:-no writeback session ran}'; wbc-readback and cage drive Virtual-1. All are one CRTC composing the same client (wbc-pattern-client, fullscreen)."
 	"Encoder on both sides: libx264 preset=ultrafast tune=zerolatency crf=23, yuv420p, matroska, no frame-rate cap (wf-recorder 0.3 has no -r). Differences: see bench/vkms/README.md."
 	"Capture latency, wbc only (wf-recorder reports nothing comparable): from each recorded frame's vblank time to its pixels being complete (writeback: the out-fence's signal time from the kernel's sync_file; readback: the end of the copy) and to its packet going to the muxer; p50/p99 over the frames of a run (recorder/ histograms, within 3.2 %), medians over runs. The encoder is far slower than real time in the TCG guest, so 'written' is dominated by queueing."
 )
