@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 . tests/deps.sh
-wbc_install_deps
+wbc_install_deps "${wbc_build_packages[@]}" "${wbc_guest_packages[@]}"
 
 build=${WBC_DEMO_BUILD_DIR:-build-demo}
 if [ ! -f "$build/build.ninja" ]; then

@@ -1,22 +1,30 @@
 #!/bin/bash
 # Install (with apt-get) whatever of wbc's Debian 12 dependencies is missing.
-# Sourced by tests/run.sh and examples/demo.sh; safe to run twice.
-wbc_packages=(
+# Sourced by tests/run.sh (everything) and examples/demo.sh (build and guest only, so a
+# first demo fetches what it uses and no more); safe to run twice.
+# To build wbc (meson also wants cmocka and json-c for the tests it defines).
+wbc_build_packages=(
 	build-essential meson ninja-build pkg-config
 	libdrm-dev libwlroots-dev libwayland-dev wayland-protocols libinput-dev libudev-dev
 	libpixman-1-dev libseat-dev libxkbcommon-dev
 	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
 	libjson-c-dev libcmocka-dev
-	clang-14 libclang-rt-14-dev llvm-14
-
-	kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2
-
-	drm-info ffmpeg weston foot wayland-utils grim wf-recorder wayvnc udev
 )
+# To run it in the VKMS guest (tests/vm: Debian's kernel, vkms.ko built against its
+# headers, an initramfs) and to decode what it recorded.
+wbc_guest_packages=(kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2 ffmpeg)
+# What the tests add: the fuzzers' compiler and the real clients that are their witnesses.
+wbc_test_packages=(
+	clang-14 libclang-rt-14-dev llvm-14
+	drm-info weston foot wayland-utils grim wf-recorder wayvnc udev
+)
+wbc_packages=("${wbc_build_packages[@]}" "${wbc_guest_packages[@]}" "${wbc_test_packages[@]}")
 
+# wbc_install_deps [PACKAGE...]: the ones given (default: all of wbc_packages).
 wbc_install_deps() {
 	local missing=() p
-	for p in "${wbc_packages[@]}"; do
+	[ $# -gt 0 ] || set -- "${wbc_packages[@]}"
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 			missing+=("$p")
 	done
