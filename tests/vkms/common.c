@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -240,6 +241,13 @@ uint64_t test_now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool test_vkms_flavour(const char *flavour)
+{
+	const char *k = getenv("WBC_VM_KERNEL");
+	size_t n = k ? strlen(k) : 0, f = strlen(flavour);
+	return n > f && k[n - f - 1] == '-' && strcmp(k + n - f, flavour) == 0;
 }
 
 int test_count_fds(void)

@@ -93,6 +93,10 @@ int test_sw_sync_fence(int timeline, uint32_t point);
 void test_sw_sync_advance(int timeline, uint32_t steps);
 uint64_t test_now_ns(void);
 
+/* The guest's kernel is of this VKMS flavour ("stock" or "patched"): its name, which
+ * tests/vm/vkms-run exports as WBC_VM_KERNEL, ends in "-FLAVOUR" (tests/vm/guest-kernel). */
+bool test_vkms_flavour(const char *flavour);
+
 int test_count_fds(void);
 /* Framebuffers the device holds, from debugfs. */
 int test_count_framebuffers(void);

@@ -17,8 +17,7 @@ static int modesets = 300;
 
 static void modesets_with_writeback(void **state)
 {
-	const char *k = getenv("WBC_VM_KERNEL");
-	bool stock = k && strstr(k, "-stock");
+	bool stock = test_vkms_flavour("stock");
 	struct test_pipe tp;
 	test_pipe_init_wb(&tp, 640, 480, false, false);
 	struct wbc_kms_connector *c = wbc_kms_pipe_connector(tp.pipe);

@@ -70,13 +70,6 @@ static double run(struct test_pipe *tp, size_t commits, bool draw, bool check,
 	return (double)(f[commits - 1].timestamp_ns - f[1].timestamp_ns) / (double)(commits - 2);
 }
 
-/* The guest's VKMS, from the harness (tests/vm/vkms-run exports WBC_VM_KERNEL). */
-static bool stock_vkms(void)
-{
-	const char *k = getenv("WBC_VM_KERNEL");
-	return k && strlen(k) > 6 && strcmp(k + strlen(k) - 6, "-stock") == 0;
-}
-
 /* Stock VKMS loses jobs (tests/vm/vkms-patches): a run there stops at the first loss and
  * says whether it happened; it passes either way, since the loss depends on host load. */
 static void report_stock(struct test_pipe *tp, size_t commits)
@@ -99,7 +92,7 @@ static void report_stock(struct test_pipe *tp, size_t commits)
 
 static void every_commit_captured_in_order(void **state)
 {
-	bool stock = stock_vkms();
+	bool stock = test_vkms_flavour("stock");
 	struct test_pipe tp;
 	test_pipe_init_wb(&tp, 640, 480, false, false);
 	if (wbc_kms_pipe_enable_writeback(tp.pipe, NULL) < 0)
@@ -166,7 +159,7 @@ static void idle_route_accepted(void **state)
 static void no_wait_every_commit_captured(void **state)
 {
 	enum { NOWAIT_COMMITS = 600 };
-	bool stock = stock_vkms();
+	bool stock = test_vkms_flavour("stock");
 	struct test_pipe tp;
 	test_pipe_init_wb(&tp, 640, 480, false, false);
 	struct wbc_kms_writeback_options o;
@@ -240,7 +233,7 @@ int main(int argc, char **argv)
 	};
 	/* On stock VKMS one lost job poisons every later capture until vkms is reloaded:
 	 * there only the two runs that report the loss are meaningful. */
-	if (stock_vkms()) {
+	if (test_vkms_flavour("stock")) {
 		print_message("stock VKMS: idle_route_accepted and fence_wait_cost run on "
 			"patched kernels only\n");
 		return _cmocka_run_group_tests("tests", tests, 2, NULL, NULL);
