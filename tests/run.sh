@@ -22,9 +22,16 @@ for k in $(tests/vm/guest-kernel --list | grep -vx source); do
 done
 echo "wbc: guest kernels ready in $(( $(date +%s) - start )) s"
 
+# Tests at once: one per core (the vkms guests run side by side; see tests/vkms/meson.build),
+# fewer when memory is short (a guest takes ~2.3 GB). MESON_TESTTHREADS overrides.
+jobs=${MESON_TESTTHREADS:-$(nproc)}
+mem_jobs=$(awk '/^MemAvailable:/ { print int($2 / 2400000) }' /proc/meminfo)
+[ "${mem_jobs:-1}" -lt "$jobs" ] && jobs=$mem_jobs
+[ "$jobs" -ge 1 ] || jobs=1
+
 status=0
 for suite in unit vm vkms; do
-	meson test -C "$build" --no-rebuild --print-errorlogs --suite "$suite" ||
+	meson test -C "$build" --no-rebuild --print-errorlogs --num-processes "$jobs" --suite "$suite" ||
 		status=1
 	cp "$build/meson-logs/testlog.json" "$build/meson-logs/testlog-$suite.json"
 done
