@@ -262,6 +262,29 @@ int test_count_fds(void)
 	return n - 1;   /* the directory stream's own fd */
 }
 
+int test_teardown(void **state)
+{
+	(void)state;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return 0;
+	char path[300], target[64];
+	for (struct dirent *e; (e = readdir(d));) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strcmp(target, VKMS_DEV) == 0) {
+			print_message("teardown: closing %s (fd %s) left open by a failed test\n",
+				VKMS_DEV, e->d_name);
+			close(atoi(e->d_name));
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
 int test_count_framebuffers(void)
 {
 	FILE *f = fopen("/sys/kernel/debug/dri/0/framebuffer", "r");

@@ -98,6 +98,11 @@ uint64_t test_now_ns(void);
 bool test_vkms_flavour(const char *flavour);
 
 int test_count_fds(void);
+/* cmocka teardown for every test: a test that failed half-way (cmocka jumps out of it)
+ * leaves the device open, and with it DRM master, its framebuffers and the CRTC it lit;
+ * the next test of the binary would then fail for that reason alone. Closes every fd of
+ * VKMS_DEV this process still has. */
+int test_teardown(void **state);
 /* Framebuffers the device holds, from debugfs. */
 int test_count_framebuffers(void);
 /* The count once it has fallen to WANT, or after TIMEOUT_MS: the kernel drops the last

@@ -36,6 +36,6 @@ static void vkms_is_there(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(vkms_is_there) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test_teardown(vkms_is_there, test_teardown) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,6 +165,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	info_tool = argv[1];
-	const struct CMUnitTest tests[] = { cmocka_unit_test(agree) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test_teardown(agree, test_teardown) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,27 +60,39 @@ static void flips_are_paced(void **state)
 	/* A commit sent after vblank N lands on N+1 unless late: what the pipe reports as
 	 * missed is at most what the sequence shows was skipped. */
 	assert_true(st.missed_vblanks <= skipped);
-	/* A frame is shown after its commit: no timestamp before it. The modeset's may be
-	 * the backend's estimate (Linux 6.1 VKMS reports 0 for the first vblank of a CRTC);
-	 * a paced flip's never is. */
-	print_message("modeset flip: kernel timestamp %s\n",
-		tp.ev.flips[0].timestamp_estimated ? "stale (estimated from the event)" : "valid");
-	assert_true(st.estimated_timestamps <= 1);
+	/* A frame is shown after its commit: no timestamp before it. The kernel's can be
+	 * earlier: the modeset's (Linux 6.1 VKMS reports 0 for the first vblank of a CRTC),
+	 * and a paced flip's when the host starved the guest (VKMS stamps a vblank with its
+	 * timer's due time, and a commit sent after that time, before the late handler ran,
+	 * is shown by it: seen with 7 guests on 2 cores, never on a quiet host). The pipe
+	 * then reports the event's arrival instead, and counts it. */
+	print_message("modeset flip: kernel timestamp %s; %llu estimated in all\n",
+		tp.ev.flips[0].timestamp_estimated ? "stale (estimated from the event)" : "valid",
+		(unsigned long long)st.estimated_timestamps);
+	size_t estimated = 0;
 	for (size_t i = 0; i <= FLIPS; i++) {
 		assert_true(tp.ev.flips[i].timestamp_ns >= sent_ns[i]);
-		assert_true(i == 0 || !tp.ev.flips[i].timestamp_estimated);
+		estimated += tp.ev.flips[i].timestamp_estimated;
 	}
+	assert_int_equal(estimated, st.estimated_timestamps);
 	for (size_t i = 1; i <= FLIPS; i++) {
 		const struct wbc_kms_flip_event *a = &tp.ev.flips[i - 1], *b = &tp.ev.flips[i];
 		assert_int_equal(b->status, WBC_KMS_FLIP_DONE);
 		assert_ptr_equal(b->user_data, (void *)(uintptr_t)(i + 1));
 		assert_true(b->timestamp_ns > a->timestamp_ns);
 	}
-	/* The kernel's timestamps per vblank, from the events themselves. */
-	const struct wbc_kms_flip_event *first = &tp.ev.flips[1], *last = &tp.ev.flips[FLIPS];
+	/* The kernel's timestamps per vblank, from the events themselves (the first and
+	 * last paced flips the kernel stamped, not the pipe). */
+	size_t lo = 1, hi = FLIPS;
+	while (lo < hi && tp.ev.flips[lo].timestamp_estimated)
+		lo++;
+	while (hi > lo && tp.ev.flips[hi].timestamp_estimated)
+		hi--;
+	assert_true(hi > lo);
+	const struct wbc_kms_flip_event *first = &tp.ev.flips[lo], *last = &tp.ev.flips[hi];
 	double per_vblank = (double)(last->timestamp_ns - first->timestamp_ns) /
 		(double)(last->sequence - first->sequence);
-	double mean = (double)(last->timestamp_ns - first->timestamp_ns) / (FLIPS - 1);
+	double mean = (double)(last->timestamp_ns - first->timestamp_ns) / (double)(hi - lo);
 	print_message("vblank period from events %.3f ms, mean flip interval %.3f ms, "
 		"mode period %.3f ms\n", per_vblank / 1e6, mean / 1e6, (double)period / 1e6);
 	assert_true(per_vblank > 0.9 * (double)period && per_vblank < 1.1 * (double)period);
@@ -90,6 +102,6 @@ static void flips_are_paced(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(flips_are_paced) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test_teardown(flips_are_paced, test_teardown) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

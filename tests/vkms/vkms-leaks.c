@@ -103,8 +103,8 @@ static void armed_commits_leave_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(flips_leave_nothing),
-		cmocka_unit_test(armed_commits_leave_nothing),
+		cmocka_unit_test_teardown(flips_leave_nothing, test_teardown),
+		cmocka_unit_test_teardown(armed_commits_leave_nothing, test_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

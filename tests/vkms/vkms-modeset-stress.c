@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(modesets_with_writeback),
+		cmocka_unit_test_teardown(modesets_with_writeback, test_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

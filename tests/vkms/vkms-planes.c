@@ -54,6 +54,6 @@ static void planes_move_every_vblank(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(planes_move_every_vblank) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test_teardown(planes_move_every_vblank, test_teardown) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,9 +111,9 @@ static void plane_outside_possible_crtcs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(oversized_primary),
-		cmocka_unit_test(unlisted_format),
-		cmocka_unit_test(plane_outside_possible_crtcs),
+		cmocka_unit_test_teardown(oversized_primary, test_teardown),
+		cmocka_unit_test_teardown(unlisted_format, test_teardown),
+		cmocka_unit_test_teardown(plane_outside_possible_crtcs, test_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

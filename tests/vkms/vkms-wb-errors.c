@@ -156,8 +156,8 @@ static void no_writeback_for_this_pipe(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(bad_writeback_requests),
-		cmocka_unit_test(no_writeback_for_this_pipe),
+		cmocka_unit_test_teardown(bad_writeback_requests, test_teardown),
+		cmocka_unit_test_teardown(no_writeback_for_this_pipe, test_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,15 +137,15 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "primary") == 0)
-			tests[n++] = (struct CMUnitTest)cmocka_unit_test(primary_only);
+			tests[n++] = (struct CMUnitTest)cmocka_unit_test_teardown(primary_only, test_teardown);
 		else if (strcmp(argv[i], "overlay") == 0)
-			tests[n++] = (struct CMUnitTest)cmocka_unit_test(with_overlay);
+			tests[n++] = (struct CMUnitTest)cmocka_unit_test_teardown(with_overlay, test_teardown);
 		else if (strcmp(argv[i], "cursor") == 0)
-			tests[n++] = (struct CMUnitTest)cmocka_unit_test(with_cursor);
+			tests[n++] = (struct CMUnitTest)cmocka_unit_test_teardown(with_cursor, test_teardown);
 		else if (strcmp(argv[i], "both") == 0)
-			tests[n++] = (struct CMUnitTest)cmocka_unit_test(with_both);
+			tests[n++] = (struct CMUnitTest)cmocka_unit_test_teardown(with_both, test_teardown);
 		else if (strcmp(argv[i], "cloned") == 0)
-			tests[n++] = (struct CMUnitTest)cmocka_unit_test(cloned);
+			tests[n++] = (struct CMUnitTest)cmocka_unit_test_teardown(cloned, test_teardown);
 		if (n == 5)
 			break;
 	}

@@ -81,8 +81,8 @@ static void disable_while_capture_in_flight(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(held_buffers_skip_captures),
-		cmocka_unit_test(disable_while_capture_in_flight),
+		cmocka_unit_test_teardown(held_buffers_skip_captures, test_teardown),
+		cmocka_unit_test_teardown(disable_while_capture_in_flight, test_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

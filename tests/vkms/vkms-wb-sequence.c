@@ -226,10 +226,10 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_commit_captured_in_order),
-		cmocka_unit_test(no_wait_every_commit_captured),
-		cmocka_unit_test(idle_route_accepted),
-		cmocka_unit_test(fence_wait_cost),
+		cmocka_unit_test_teardown(every_commit_captured_in_order, test_teardown),
+		cmocka_unit_test_teardown(no_wait_every_commit_captured, test_teardown),
+		cmocka_unit_test_teardown(idle_route_accepted, test_teardown),
+		cmocka_unit_test_teardown(fence_wait_cost, test_teardown),
 	};
 	/* On stock VKMS one lost job poisons every later capture until vkms is reloaded:
 	 * there only the two runs that report the loss are meaningful. */

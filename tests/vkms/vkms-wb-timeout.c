@@ -211,9 +211,9 @@ static void negative_timeout_waits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lost_then_late),
-		cmocka_unit_test(never_signals_default_timeout),
-		cmocka_unit_test(negative_timeout_waits),
+		cmocka_unit_test_teardown(lost_then_late, test_teardown),
+		cmocka_unit_test_teardown(never_signals_default_timeout, test_teardown),
+		cmocka_unit_test_teardown(negative_timeout_waits, test_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
