@@ -2,7 +2,7 @@
 # Install (with apt-get) whatever of wbc's Debian 12 dependencies is missing.
 # Sourced by tests/run.sh and examples/demo.sh; safe to run twice.
 wbc_packages=(
-	build-essential meson ninja-build pkg-config
+	build-essential meson ninja-build pkg-config scdoc
 	libdrm-dev libwlroots-dev libwayland-dev wayland-protocols libinput-dev libudev-dev
 	libpixman-1-dev libseat-dev libxkbcommon-dev
 	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
