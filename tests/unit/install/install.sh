@@ -1,8 +1,9 @@
 #!/bin/sh
 # install.sh BUILD_DIR SOURCE_DIR CC SANITIZE MAN: `meson install --destdir` puts the
-# commands, the man pages (MAN=true) and libwbc-kms with its header and pkg-config file
-# in place, and examples/kms-planes.c builds and runs against that install alone: only
-# the installed header (so kms.h includes nothing private) and the shared library.
+# commands, the man pages (MAN=true), the example systemd unit and libwbc-kms with its
+# header and pkg-config file in place, and examples/kms-planes.c builds and runs against
+# that install alone: only the installed header (so kms.h includes nothing private) and
+# the shared library.
 set -eu
 build=$1 src=$2 cc=$3 sanitize=$4 man=$5
 d=$(mktemp -d)
@@ -16,7 +17,7 @@ pc=$(find "$d/root" -name wbc-kms.pc)
 [ -n "$pc" ] || fail "no wbc-kms.pc installed"
 prefix=$(sed -n 's/^prefix=//p' "$pc")
 root=$d/root$prefix
-for f in bin/wbc bin/wbcctl bin/wbc-kms-info include/wbc/kms.h; do
+for f in bin/wbc bin/wbcctl bin/wbc-kms-info include/wbc/kms.h share/wbc/wbc-kiosk.service; do
 	[ -e "$root/$f" ] || fail "$prefix/$f not installed"
 done
 if [ "$man" = true ]; then
