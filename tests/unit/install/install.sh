@@ -22,7 +22,18 @@ for f in bin/wbc bin/wbcctl bin/wbc-kms-info include/wbc/kms.h share/wbc/wbc-kio
 done
 if [ "$man" = true ]; then
 	for m in wbc wbcctl wbc-kms-info; do
-		[ -e "$root/share/man/man1/$m.1" ] || fail "$prefix/share/man/man1/$m.1 not installed"
+		page=$root/share/man/man1/$m.1
+		[ -e "$page" ] || fail "$prefix/share/man/man1/$m.1 not installed"
+		# What a user gets from man: the page renders, sections and all, without a word
+		# from groff.
+		if command -v man >/dev/null; then
+			MANWIDTH=80 man -l "$page" >"$d/man.txt" 2>"$d/man.err" || fail "man -l $m.1 failed"
+			[ ! -s "$d/man.err" ] || { cat "$d/man.err" >&2; fail "man -l $m.1 complained"; }
+			for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" ENVIRONMENT EXAMPLES \
+					"SEE ALSO"; do
+				grep -q "^$section\$" "$d/man.txt" || fail "$m.1 has no $section section"
+			done
+		fi
 	done
 fi
 
