@@ -1,4 +1,5 @@
-/* What discovery found, as a json-c tree (stable; documented in README.md). */
+/* What discovery found, as a json-c tree (stable; documented in doc/library.md and
+ * wbc-kms-info(1)). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <json-c/json.h>

@@ -8,7 +8,7 @@ static int usage(FILE *f, int status)
 {
 	fprintf(f, "usage: wbc-kms-info [--device PATH] [--json]\n"
 		"  --device PATH  DRM device (default /dev/dri/card0)\n"
-		"  --json         machine-readable output (see README.md)\n");
+		"  --json         machine-readable output (see wbc-kms-info(1))\n");
 	return status;
 }
 

@@ -18,10 +18,10 @@ ninja -C "$build" >/dev/null
 out=$PWD/$build/demo
 mkdir -p "$out"
 
-# Run on this machine's own device when it can do writeback, else in the VKMS guest.
+# Run on this machine's own device when it can do writeback, else in the VKMS guest
+# (wbc-kms-info fails, silenced, where there is no /dev/dri/card0).
 runner=(tests/vm/vkms-run --)
-if [ -e /dev/dri/card0 ] && "$build/backend/wbc-kms-info" --json 2>/dev/null |
-		grep -q '"writeback":true'; then
+if "$build/backend/wbc-kms-info" --json 2>/dev/null | grep -q '"writeback":true'; then
 	runner=()
 	echo "demo: using /dev/dri/card0 on this machine"
 else

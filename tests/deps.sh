@@ -4,7 +4,7 @@
 # first demo fetches what it uses and no more); safe to run twice.
 # To build wbc (meson also wants cmocka and json-c for the tests it defines).
 wbc_build_packages=(
-	build-essential meson ninja-build pkg-config
+	build-essential meson ninja-build pkg-config scdoc
 	libdrm-dev libwlroots-dev libwayland-dev wayland-protocols libinput-dev libudev-dev
 	libpixman-1-dev libseat-dev libxkbcommon-dev
 	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev

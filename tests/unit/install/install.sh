@@ -1,0 +1,63 @@
+#!/bin/sh
+# install.sh BUILD_DIR SOURCE_DIR CC SANITIZE MAN: `meson install --destdir` puts the
+# commands, the man pages (MAN=true), the example systemd unit and libwbc-kms with its
+# header and pkg-config file in place, and examples/kms-planes.c builds and runs against
+# that install alone: only the installed header (so kms.h includes nothing private) and
+# the shared library.
+set -eu
+build=$1 src=$2 cc=$3 sanitize=$4 man=$5
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fail() { echo "install: $*" >&2; exit 1; }
+
+meson install -C "$build" --no-rebuild --quiet --destdir "$d/root" >"$d/install.log" 2>&1 ||
+	{ cat "$d/install.log" >&2; fail "meson install failed"; }
+
+pc=$(find "$d/root" -name wbc-kms.pc)
+[ -n "$pc" ] || fail "no wbc-kms.pc installed"
+prefix=$(sed -n 's/^prefix=//p' "$pc")
+root=$d/root$prefix
+for f in bin/wbc bin/wbcctl bin/wbc-kms-info include/wbc/kms.h share/wbc/wbc-kiosk.service; do
+	[ -e "$root/$f" ] || fail "$prefix/$f not installed"
+done
+if [ "$man" = true ]; then
+	for m in wbc wbcctl wbc-kms-info; do
+		page=$root/share/man/man1/$m.1
+		[ -e "$page" ] || fail "$prefix/share/man/man1/$m.1 not installed"
+		# What a user gets from man: the page renders, sections and all, without a word
+		# from groff.
+		if command -v man >/dev/null; then
+			MANWIDTH=80 man -l "$page" >"$d/man.txt" 2>"$d/man.err" || fail "man -l $m.1 failed"
+			[ ! -s "$d/man.err" ] || { cat "$d/man.err" >&2; fail "man -l $m.1 complained"; }
+			for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" ENVIRONMENT EXAMPLES \
+					"SEE ALSO"; do
+				grep -q "^$section\$" "$d/man.txt" || fail "$m.1 has no $section section"
+			done
+		fi
+	done
+fi
+
+# The .pc file names its paths from ${prefix}: point prefix at the destdir copy (libdrm's
+# own .pc stays as it is, which PKG_CONFIG_SYSROOT_DIR would not allow).
+mkdir "$d/pc"
+sed "s|^prefix=.*|prefix=$root|" "$pc" >"$d/pc/wbc-kms.pc"
+export PKG_CONFIG_PATH="$d/pc"
+libdir=$(pkg-config --variable=libdir wbc-kms)
+for f in libwbc-kms.so libwbc-kms.so.0 libwbc-kms.a; do
+	[ -e "$libdir/$f" ] || fail "$f not in $libdir"
+done
+flags=$(pkg-config --cflags --libs wbc-kms)
+# An instrumented library needs an instrumented program.
+san=
+[ "$sanitize" = none ] || san=-fsanitize=$sanitize
+# shellcheck disable=SC2086 # the compiler command and the flags are word lists
+$cc -std=c11 -Wall -Werror $san -o "$d/kms-planes" "$src/examples/kms-planes.c" $flags ||
+	fail "examples/kms-planes.c does not build with: $flags"
+
+LD_LIBRARY_PATH=$libdir ldd "$d/kms-planes" | grep -q "libwbc-kms.so.0 => $libdir/" ||
+	fail "kms-planes is not linked to the installed libwbc-kms.so.0"
+# No device here: the library's own error message proves it ran.
+out=$(LD_LIBRARY_PATH=$libdir "$d/kms-planes" /nonexistent/card 2>&1) && fail "opened a missing device"
+[ "$out" = "kms-planes: cannot open /nonexistent/card: No such file or directory" ] ||
+	fail "unexpected output: $out"
+echo "install: $prefix holds the commands, man pages and libwbc-kms; kms-planes built with: $flags"
