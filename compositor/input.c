@@ -1,5 +1,6 @@
-/* Input: one seat with the keyboards and pointers libinput finds; keyboard focus follows
- * the focused toplevel, pointer focus the surface under the (software) cursor. */
+/* Input: one seat with the keyboards, pointers and touchscreens libinput finds; keyboard
+ * focus follows the focused toplevel, pointer focus the surface under the (software)
+ * cursor, each touch point the surface it went down on. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <wlr/backend/session.h>
@@ -11,6 +12,7 @@
 #include <wlr/types/wlr_pointer.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <xkbcommon/xkbcommon.h>
 #include "log.h"
@@ -117,6 +119,10 @@ void wbc_input_new_device(struct wbc_server *s, struct wlr_input_device *device)
 		wlr_cursor_attach_input_device(s->input.cursor, device);
 		s->input.caps |= WL_SEAT_CAPABILITY_POINTER;
 		break;
+	case WLR_INPUT_DEVICE_TOUCH:
+		wlr_cursor_attach_input_device(s->input.cursor, device);
+		s->input.caps |= WL_SEAT_CAPABILITY_TOUCH;
+		break;
 	default:
 		wbc_log(WLR_DEBUG, "ignoring input device %s (type %d)", device->name, device->type);
 		return;
@@ -197,6 +203,66 @@ static void handle_request_set_selection(struct wl_listener *listener, void *dat
 	wlr_seat_set_selection(s->input.seat, ev->source, ev->serial);
 }
 
+/* ---- Touch ---------------------------------------------------------------------------- */
+
+static struct wbc_touch_origin *touch_origin(struct wbc_input *in, int32_t id, bool down)
+{
+	for (size_t i = 0; i < WBC_MAX_TOUCH_POINTS; i++)
+		if (in->touches[i].down == down && (!down || in->touches[i].id == id))
+			return &in->touches[i];
+	return NULL;
+}
+
+static void handle_touch_down(struct wl_listener *listener, void *data)
+{
+	struct wbc_server *s = wl_container_of(listener, s, input.touch_down);
+	struct wlr_event_touch_down *ev = data;
+	struct wbc_input *in = &s->input;
+	double lx, ly, sx, sy;
+	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
+	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, lx, ly, &sx, &sy);
+	struct wbc_touch_origin *o = touch_origin(in, ev->touch_id, false);
+	if (!node || node->type != WLR_SCENE_NODE_SURFACE || !o)
+		return;                      /* nothing there, or more fingers than we track */
+	*o = (struct wbc_touch_origin){ .id = ev->touch_id, .down = true, .x = lx - sx,
+		.y = ly - sy };
+	wlr_seat_touch_notify_down(in->seat, wlr_scene_surface_from_node(node)->surface,
+		ev->time_msec, ev->touch_id, sx, sy);
+}
+
+static void handle_touch_motion(struct wl_listener *listener, void *data)
+{
+	struct wbc_server *s = wl_container_of(listener, s, input.touch_motion);
+	struct wlr_event_touch_motion *ev = data;
+	struct wbc_input *in = &s->input;
+	struct wbc_touch_origin *o = touch_origin(in, ev->touch_id, true);
+	if (!o || !wlr_seat_touch_get_point(in->seat, ev->touch_id))
+		return;
+	double lx, ly;
+	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
+	/* Relative to the surface it went down on, wherever it is now (as wl_touch says). */
+	wlr_seat_touch_notify_motion(in->seat, ev->time_msec, ev->touch_id, lx - o->x,
+		ly - o->y);
+}
+
+static void handle_touch_up(struct wl_listener *listener, void *data)
+{
+	struct wbc_server *s = wl_container_of(listener, s, input.touch_up);
+	struct wlr_event_touch_up *ev = data;
+	struct wbc_touch_origin *o = touch_origin(&s->input, ev->touch_id, true);
+	if (!o)
+		return;
+	o->down = false;
+	if (wlr_seat_touch_get_point(s->input.seat, ev->touch_id))
+		wlr_seat_touch_notify_up(s->input.seat, ev->time_msec, ev->touch_id);
+}
+
+static void handle_touch_frame(struct wl_listener *listener, void *data)
+{
+	struct wbc_server *s = wl_container_of(listener, s, input.touch_frame);
+	wlr_seat_touch_notify_frame(s->input.seat);
+}
+
 void wbc_input_focus_surface(struct wbc_server *s, struct wlr_surface *surface)
 {
 	struct wlr_seat *seat = s->input.seat;
@@ -230,6 +296,14 @@ int wbc_input_init(struct wbc_server *s)
 	wl_signal_add(&in->cursor->events.axis, &in->axis);
 	in->frame.notify = handle_frame;
 	wl_signal_add(&in->cursor->events.frame, &in->frame);
+	in->touch_down.notify = handle_touch_down;
+	wl_signal_add(&in->cursor->events.touch_down, &in->touch_down);
+	in->touch_motion.notify = handle_touch_motion;
+	wl_signal_add(&in->cursor->events.touch_motion, &in->touch_motion);
+	in->touch_up.notify = handle_touch_up;
+	wl_signal_add(&in->cursor->events.touch_up, &in->touch_up);
+	in->touch_frame.notify = handle_touch_frame;
+	wl_signal_add(&in->cursor->events.touch_frame, &in->touch_frame);
 	in->request_cursor.notify = handle_request_cursor;
 	wl_signal_add(&in->seat->events.request_set_cursor, &in->request_cursor);
 	in->request_set_selection.notify = handle_request_set_selection;
@@ -248,6 +322,10 @@ void wbc_input_finish(struct wbc_server *s)
 		wl_list_remove(&in->frame.link);
 		wl_list_remove(&in->request_cursor.link);
 		wl_list_remove(&in->request_set_selection.link);
+		wl_list_remove(&in->touch_down.link);
+		wl_list_remove(&in->touch_motion.link);
+		wl_list_remove(&in->touch_up.link);
+		wl_list_remove(&in->touch_frame.link);
 	}
 	if (in->cursor)
 		wlr_cursor_destroy(in->cursor);

@@ -25,6 +25,16 @@ struct wbc_child {
 	int status;                      /* exit status, 128+N when killed by signal N */
 };
 
+#define WBC_MAX_TOUCH_POINTS 16
+
+/* A touch point down on a surface: where that surface's origin was at touch-down (layout
+ * coordinates), so that motion is reported relative to it. */
+struct wbc_touch_origin {
+	int32_t id;
+	bool down;
+	double x, y;
+};
+
 /* Input state (input.c); everything is owned by the server and freed in wbc_input_finish. */
 struct wbc_input {
 	struct wlr_seat *seat;
@@ -34,6 +44,8 @@ struct wbc_input {
 	uint32_t caps;                   /* WL_SEAT_CAPABILITY_* */
 	struct wl_listener motion, motion_absolute, button, axis, frame;
 	struct wl_listener request_cursor, request_set_selection;
+	struct wl_listener touch_down, touch_up, touch_motion, touch_frame;
+	struct wbc_touch_origin touches[WBC_MAX_TOUCH_POINTS];
 };
 
 /* Owned by main(); everything in it is owned by it and torn down by wbc_server_finish. */
@@ -122,6 +134,9 @@ void wbc_remote_finish(struct wbc_server *server);
 /* xdg.c */
 int wbc_xdg_init(struct wbc_server *server);
 void wbc_xdg_resize_all(struct wbc_server *server);
+/* Under the windowed policy: put the toplevel whose surface this is with its surface's
+ * top left at x, y (layout coordinates). -1 if surface is no toplevel's. */
+int wbc_xdg_move(struct wbc_server *server, struct wlr_surface *surface, int x, int y);
 
 /* input.c */
 int wbc_input_init(struct wbc_server *server);

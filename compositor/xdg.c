@@ -1,5 +1,7 @@
 /* xdg-shell: every toplevel is made fullscreen and sized to the output (centred if it
- * insists on a smaller size); popups are placed inside the output. */
+ * insists on a smaller size), or, under the windowed policy (opts->windowed: tests/wlcs,
+ * dialogs), keeps the size it chooses at the place it is given; popups are placed inside
+ * the output. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <wlr/types/wlr_scene.h>
@@ -16,10 +18,18 @@ struct wbc_view {
 	struct wl_listener map, unmap, destroy, commit, request_fullscreen, request_maximize;
 	struct wl_list link;             /* server->views */
 	struct wlr_box sized_to;         /* the box last sent in a configure */
+	int x, y;                        /* windowed: the surface's place, layout coordinates */
 	bool mapped;
 };
 
-static void view_place(struct wbc_view *v)
+/* The one seam between the kiosk policy and the windowed one; chosen once per server from
+ * opts->windowed. */
+struct wbc_view_policy {
+	void (*size)(struct wbc_view *v);    /* before a configure goes out */
+	void (*place)(struct wbc_view *v);   /* the node's position in the scene */
+};
+
+static void kiosk_place(struct wbc_view *v)
 {
 	struct wlr_box box, geo;
 	if (!wbc_screen_box(v->server, &box))
@@ -33,7 +43,7 @@ static void view_place(struct wbc_view *v)
 	wlr_scene_node_set_position(v->node, x, y);
 }
 
-static void view_size(struct wbc_view *v)
+static void kiosk_size(struct wbc_view *v)
 {
 	struct wlr_box box;
 	if (!wbc_screen_box(v->server, &box))
@@ -43,6 +53,29 @@ static void view_size(struct wbc_view *v)
 	v->sized_to = box;
 	wlr_xdg_toplevel_set_fullscreen(v->xdg, true);
 	wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
+}
+
+/* The client's own size: wlroots' initial configure says 0x0 (client's choice). */
+static void windowed_size(struct wbc_view *v)
+{
+}
+
+static void windowed_place(struct wbc_view *v)
+{
+	wlr_scene_node_set_position(v->node, v->x, v->y);
+}
+
+static const struct wbc_view_policy kiosk = { kiosk_size, kiosk_place };
+static const struct wbc_view_policy windowed = { windowed_size, windowed_place };
+
+static void view_size(struct wbc_view *v)
+{
+	(v->server->opts->windowed ? &windowed : &kiosk)->size(v);
+}
+
+static void view_place(struct wbc_view *v)
+{
+	(v->server->opts->windowed ? &windowed : &kiosk)->place(v);
 }
 
 static void view_focus(struct wbc_view *v)
@@ -153,6 +186,11 @@ static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 	v->request_maximize.notify = handle_request_maximize;
 	wl_signal_add(&xdg->toplevel->events.request_maximize, &v->request_maximize);
 	wl_list_insert(s->views.prev, &v->link);
+	struct wlr_box box;
+	if (wbc_screen_box(s, &box)) {
+		v->x = box.x;
+		v->y = box.y;
+	}
 	/* wlroots 0.15 announces the surface on its initial commit, whose configure is
 	 * scheduled but not sent yet: this size goes out with it. */
 	view_size(v);
@@ -207,6 +245,23 @@ void wbc_xdg_resize_all(struct wbc_server *s)
 		if (v->mapped)
 			view_place(v);
 	}
+}
+
+int wbc_xdg_move(struct wbc_server *s, struct wlr_surface *surface, int x, int y)
+{
+	if (!wlr_surface_is_xdg_surface(surface))
+		return -1;
+	struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(surface);
+	struct wbc_view *v;
+	wl_list_for_each(v, &s->views, link) {
+		if (v->xdg == xdg) {
+			v->x = x;
+			v->y = y;
+			view_place(v);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int wbc_xdg_init(struct wbc_server *s)
