@@ -3,6 +3,7 @@
  * cursor, each touch point the surface it went down on. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <time.h>
 #include <wlr/backend/session.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_device.h>
@@ -66,7 +67,10 @@ static void update_caps(struct wbc_server *s)
 		caps |= WL_SEAT_CAPABILITY_KEYBOARD;
 	else
 		caps &= ~(uint32_t)WL_SEAT_CAPABILITY_KEYBOARD;
-	wlr_seat_set_capabilities(s->input.seat, caps);
+	/* Each announcement makes clients ask for new wl_pointer etc. objects (wlcs' client
+	 * does), each of which gets its own enter: announce changes only. */
+	if (caps != s->input.seat->capabilities)
+		wlr_seat_set_capabilities(s->input.seat, caps);
 }
 
 static void handle_keyboard_destroy(struct wl_listener *listener, void *data)
@@ -136,6 +140,8 @@ void wbc_input_new_device(struct wbc_server *s, struct wlr_input_device *device)
 static void pointer_moved(struct wbc_server *s, uint32_t time_msec)
 {
 	struct wbc_input *in = &s->input;
+	if (wbc_xdg_move_motion(s))
+		return;
 	double sx, sy;
 	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, in->cursor->x,
 		in->cursor->y, &sx, &sy);
@@ -149,6 +155,14 @@ static void pointer_moved(struct wbc_server *s, uint32_t time_msec)
 	}
 	wlr_seat_pointer_notify_enter(in->seat, surface, sx, sy);
 	wlr_seat_pointer_notify_motion(in->seat, time_msec, sx, sy);
+}
+
+void wbc_input_rebase_pointer(struct wbc_server *s)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	pointer_moved(s, (uint32_t)((uint64_t)now.tv_sec * 1000u +
+		(uint64_t)now.tv_nsec / 1000000u));
 }
 
 static void handle_motion(struct wl_listener *listener, void *data)
@@ -171,7 +185,10 @@ static void handle_button(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.button);
 	struct wlr_event_pointer_button *ev = data;
+	/* The seat counts buttons even with no focus (a move clears it). */
 	wlr_seat_pointer_notify_button(s->input.seat, ev->time_msec, ev->button, ev->state);
+	if (ev->state == WLR_BUTTON_RELEASED && wbc_xdg_move_end(s))
+		wbc_input_rebase_pointer(s);
 }
 
 static void handle_axis(struct wl_listener *listener, void *data)

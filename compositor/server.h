@@ -17,6 +17,7 @@ struct wbc_capture;
 struct wbc_record;
 struct wbc_control;
 struct wbc_screencopy;
+struct wbc_view;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -78,6 +79,10 @@ struct wbc_server {
 		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
 	} remote;
 	struct wbc_child child;
+	struct {                         /* an interactive move (xdg.c, windowed policy) */
+		struct wbc_view *view;   /* borrowed; NULL: none (cleared when it goes) */
+		double dx, dy;           /* pointer minus the window's top left */
+	} move;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
 	struct wl_event_source *signals[3], *duration;
 	int exit_status;
@@ -134,14 +139,22 @@ void wbc_remote_finish(struct wbc_server *server);
 /* xdg.c */
 int wbc_xdg_init(struct wbc_server *server);
 void wbc_xdg_resize_all(struct wbc_server *server);
-/* Under the windowed policy: put the toplevel whose surface this is with its surface's
- * top left at x, y (layout coordinates). -1 if surface is no toplevel's. */
+/* Under the windowed policy: put the toplevel whose surface this is with its window
+ * geometry's top left at x, y (layout coordinates). -1 if surface is no toplevel's. */
 int wbc_xdg_move(struct wbc_server *server, struct wlr_surface *surface, int x, int y);
+/* During an interactive move: the window follows the cursor, true (the pointer's events
+ * are the move's). False when there is no move. */
+bool wbc_xdg_move_motion(struct wbc_server *server);
+/* The button went up: the move, if any, ends (true). */
+bool wbc_xdg_move_end(struct wbc_server *server);
 
 /* input.c */
 int wbc_input_init(struct wbc_server *server);
 void wbc_input_new_device(struct wbc_server *server, struct wlr_input_device *device);
 void wbc_input_focus_surface(struct wbc_server *server, struct wlr_surface *surface);
+/* The scene changed under a still pointer (a toplevel mapped, moved, went): pointer focus
+ * and position follow, as if it had moved there. */
+void wbc_input_rebase_pointer(struct wbc_server *server);
 void wbc_input_finish(struct wbc_server *server);
 
 /* launch.c */

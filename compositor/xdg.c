@@ -4,7 +4,9 @@
  * the output. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/box.h>
 #include "log.h"
@@ -16,9 +18,11 @@ struct wbc_view {
 	struct wlr_xdg_surface *xdg;     /* borrowed */
 	struct wlr_scene_node *node;     /* owned by the scene; goes with the xdg_surface */
 	struct wl_listener map, unmap, destroy, commit, request_fullscreen, request_maximize;
+	struct wl_listener request_move;
 	struct wl_list link;             /* server->views */
 	struct wlr_box sized_to;         /* the box last sent in a configure */
-	int x, y;                        /* windowed: the surface's place, layout coordinates */
+	int x, y;                        /* windowed: its window geometry's top left, layout
+	                                  * coordinates */
 	bool mapped;
 };
 
@@ -62,7 +66,9 @@ static void windowed_size(struct wbc_view *v)
 
 static void windowed_place(struct wbc_view *v)
 {
-	wlr_scene_node_set_position(v->node, v->x, v->y);
+	struct wlr_box geo;
+	wlr_xdg_surface_get_geometry(v->xdg, &geo);
+	wlr_scene_node_set_position(v->node, v->x - geo.x, v->y - geo.y);
 }
 
 static const struct wbc_view_policy kiosk = { kiosk_size, kiosk_place };
@@ -76,6 +82,7 @@ static void view_size(struct wbc_view *v)
 static void view_place(struct wbc_view *v)
 {
 	(v->server->opts->windowed ? &windowed : &kiosk)->place(v);
+	wbc_input_rebase_pointer(v->server);
 }
 
 static void view_focus(struct wbc_view *v)
@@ -105,6 +112,9 @@ static void handle_unmap(struct wl_listener *listener, void *data)
 	struct wbc_view *v = wl_container_of(listener, v, unmap);
 	struct wbc_server *s = v->server;
 	v->mapped = false;
+	if (s->move.view == v)
+		s->move.view = NULL;
+	wbc_input_rebase_pointer(s);     /* the scene hid it already (its listener came first) */
 	struct wbc_view *first = wl_container_of(s->views.next, first, link);
 	if (first != v)
 		return;
@@ -143,9 +153,48 @@ static void handle_request_maximize(struct wl_listener *listener, void *data)
 		wlr_xdg_surface_schedule_configure(v->xdg);
 }
 
+/* Windowed policy: the window follows the pointer until the button goes up; refused
+ * unless the serial is that of a button press on it still held. */
+static void handle_request_move(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, request_move);
+	struct wbc_server *s = v->server;
+	struct wlr_xdg_toplevel_move_event *ev = data;
+	if (!s->opts->windowed || !v->mapped ||
+			!wlr_seat_validate_pointer_grab_serial(s->input.seat, v->xdg->surface,
+				ev->serial))
+		return;
+	s->move.view = v;
+	s->move.dx = s->input.cursor->x - v->x;
+	s->move.dy = s->input.cursor->y - v->y;
+	wlr_seat_pointer_clear_focus(s->input.seat);
+}
+
+bool wbc_xdg_move_motion(struct wbc_server *s)
+{
+	struct wbc_view *v = s->move.view;
+	if (!v)
+		return false;
+	v->x = (int)(s->input.cursor->x - s->move.dx);
+	v->y = (int)(s->input.cursor->y - s->move.dy);
+	windowed_place(v);               /* not view_place: no pointer rebase in a move */
+	return true;
+}
+
+bool wbc_xdg_move_end(struct wbc_server *s)
+{
+	if (!s->move.view)
+		return false;
+	s->move.view = NULL;
+	return true;
+}
+
 static void handle_destroy(struct wl_listener *listener, void *data)
 {
 	struct wbc_view *v = wl_container_of(listener, v, destroy);
+	if (v->server->move.view == v)
+		v->server->move.view = NULL;
+	wl_list_remove(&v->request_move.link);
 	wl_list_remove(&v->map.link);
 	wl_list_remove(&v->unmap.link);
 	wl_list_remove(&v->destroy.link);
@@ -185,6 +234,8 @@ static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 	wl_signal_add(&xdg->toplevel->events.request_fullscreen, &v->request_fullscreen);
 	v->request_maximize.notify = handle_request_maximize;
 	wl_signal_add(&xdg->toplevel->events.request_maximize, &v->request_maximize);
+	v->request_move.notify = handle_request_move;
+	wl_signal_add(&xdg->toplevel->events.request_move, &v->request_move);
 	wl_list_insert(s->views.prev, &v->link);
 	struct wlr_box box;
 	if (wbc_screen_box(s, &box)) {

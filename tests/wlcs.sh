@@ -1,0 +1,55 @@
+#!/bin/sh
+# The wlcs conformance suites against wbc's core (tests/wlcs/wbc-wlcs.c), host only.
+#   tests/wlcs.sh RUNNER MODULE EXPECTED
+# RUNNER: wlcs' runner (pkg-config --variable=test_runner wlcs; its .asan variant for an
+# ASan build), MODULE: wbc-wlcs.so, EXPECTED: the tests expected to fail, one a line with
+# the reason (tests/wlcs/expected.txt). The suite runs in one shard per core (gtest
+# sharding; every test makes and ends its own server). Fails on a failure not listed and
+# on a listed test that passes (take it off the list); ends with "N passed, N failed,
+# N skipped". WLCS_FILTER=PATTERN runs only those tests (then listed tests not run are
+# not reported). Results: $WLCS_OUT (default: a temporary directory, removed).
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 RUNNER MODULE EXPECTED" >&2; exit 2; }
+runner=$1 module=$2 expected=$3
+for f in "$runner" "$module" "$expected"; do
+	[ -e "$f" ] || { echo "wlcs.sh: $f: not found" >&2; exit 2; }
+done
+out=${WLCS_OUT:-}
+if [ -z "$out" ]; then
+	out=$(mktemp -d) || exit 2
+	trap 'rm -rf "$out"' EXIT
+fi
+mkdir -p "$out"
+shards=$(nproc 2>/dev/null || echo 1)
+shards=$((shards * 2))  # the suite mostly waits (its timeouts are 10 s)
+[ "$shards" -gt 8 ] && shards=8
+filter=${WLCS_FILTER:-*}
+# LSan: wlcs' own test fixtures leak (gtest parameters, boost); wbc's leaks are in the
+# module, whose frames the suppressions never name.
+export LSAN_OPTIONS="suppressions=$(dirname "$expected")/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+start=$(date +%s)
+i=0
+while [ $i -lt "$shards" ]; do
+	GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i "$runner" "$module" --gtest_brief=1 \
+		--gtest_filter="$filter" --gtest_output="json:$out/shard-$i.json" \
+		>"$out/shard-$i.log" 2>&1 &
+	i=$((i + 1))
+done
+status=0
+for pid in $(jobs -p); do
+	wait "$pid" || status=1
+done
+end=$(date +%s)
+echo "wlcs: $shards shards in $((end - start)) s; logs in $out (WLCS_OUT=DIR keeps them)"
+# The runner exits 1 when a test fails: compare.py decides; anything else (a crash, an
+# ASan report) is a failure of its own.
+for log in "$out"/shard-*.log; do
+	if grep -q "ERROR: \(Address\|Leak\)Sanitizer\|runtime error:" "$log"; then
+		echo "wlcs: sanitizer report in $log:"
+		grep -A30 "ERROR: \(Address\|Leak\)Sanitizer\|runtime error:" "$log" | head -60
+		status=2
+	fi
+done
+python3 "$(dirname "$0")/wlcs/compare.py" "$expected" "$filter" "$out"/shard-*.json || exit 1
+[ $status -eq 2 ] && exit 1
+exit 0
