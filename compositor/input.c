@@ -185,6 +185,8 @@ static void handle_button(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.button);
 	struct wlr_event_pointer_button *ev = data;
+	if (ev->state == WLR_BUTTON_PRESSED)
+		wbc_xdg_click(s, s->input.seat->pointer_state.focused_surface);
 	/* The seat counts buttons even with no focus (a move clears it). */
 	wlr_seat_pointer_notify_button(s->input.seat, ev->time_msec, ev->button, ev->state);
 	if (ev->state == WLR_BUTTON_RELEASED && wbc_xdg_move_end(s))

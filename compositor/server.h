@@ -142,6 +142,9 @@ void wbc_xdg_resize_all(struct wbc_server *server);
 /* Under the windowed policy: put the toplevel whose surface this is with its window
  * geometry's top left at x, y (layout coordinates). -1 if surface is no toplevel's. */
 int wbc_xdg_move(struct wbc_server *server, struct wlr_surface *surface, int x, int y);
+/* A button went down on surface (NULL: on nothing): under the windowed policy its
+ * toplevel gets the focus. */
+void wbc_xdg_click(struct wbc_server *server, struct wlr_surface *surface);
 /* During an interactive move: the window follows the cursor, true (the pointer's events
  * are the move's). False when there is no move. */
 bool wbc_xdg_move_motion(struct wbc_server *server);

@@ -23,6 +23,7 @@ struct wbc_view {
 	struct wlr_box sized_to;         /* the box last sent in a configure */
 	int x, y;                        /* windowed: its window geometry's top left, layout
 	                                  * coordinates */
+	int normal_x, normal_y;          /* windowed: x, y before fullscreen or maximized */
 	bool mapped;
 };
 
@@ -31,6 +32,9 @@ struct wbc_view {
 struct wbc_view_policy {
 	void (*size)(struct wbc_view *v);    /* before a configure goes out */
 	void (*place)(struct wbc_view *v);   /* the node's position in the scene */
+	/* The client asked to be (un)fullscreen or (un)maximized: requested says which. */
+	void (*request_state)(struct wbc_view *v);
+	bool click_to_focus;                 /* a button press focuses its toplevel */
 };
 
 static void kiosk_place(struct wbc_view *v)
@@ -64,24 +68,65 @@ static void windowed_size(struct wbc_view *v)
 {
 }
 
+/* wlroots' scene already puts the surface at minus the window geometry's offset. */
 static void windowed_place(struct wbc_view *v)
 {
-	struct wlr_box geo;
-	wlr_xdg_surface_get_geometry(v->xdg, &geo);
-	wlr_scene_node_set_position(v->node, v->x - geo.x, v->y - geo.y);
+	wlr_scene_node_set_position(v->node, v->x, v->y);
 }
 
-static const struct wbc_view_policy kiosk = { kiosk_size, kiosk_place };
-static const struct wbc_view_policy windowed = { windowed_size, windowed_place };
+/* Always fullscreen; the protocol wants a configure in reply anyway. */
+static void kiosk_request_state(struct wbc_view *v)
+{
+	wlr_xdg_surface_schedule_configure(v->xdg);
+}
+
+/* Fullscreen or maximized: the first output's box (wbc draws no panels); back to normal:
+ * the client's own size at the place it had. */
+static void windowed_request_state(struct wbc_view *v)
+{
+	const struct wlr_xdg_toplevel_requested *r = &v->xdg->toplevel->requested;
+	const struct wlr_xdg_toplevel_configure *now = &v->xdg->toplevel->scheduled;
+	bool full = r->fullscreen, max = r->maximized && !full;
+	bool was_normal = !now->fullscreen && !now->maximized;
+	struct wlr_box box = { 0 };
+	wbc_screen_box(v->server, &box);
+	wlr_xdg_toplevel_set_fullscreen(v->xdg, full);
+	wlr_xdg_toplevel_set_maximized(v->xdg, max);
+	if (full || max) {
+		if (was_normal) {
+			v->normal_x = v->x;
+			v->normal_y = v->y;
+		}
+		v->x = box.x;
+		v->y = box.y;
+		wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
+	} else {
+		if (!was_normal) {
+			v->x = v->normal_x;
+			v->y = v->normal_y;
+		}
+		wlr_xdg_toplevel_set_size(v->xdg, 0, 0);
+	}
+}
+
+static const struct wbc_view_policy kiosk = { kiosk_size, kiosk_place, kiosk_request_state,
+	false };
+static const struct wbc_view_policy windowed = { windowed_size, windowed_place,
+	windowed_request_state, true };
+
+static const struct wbc_view_policy *policy(struct wbc_server *s)
+{
+	return s->opts->windowed ? &windowed : &kiosk;
+}
 
 static void view_size(struct wbc_view *v)
 {
-	(v->server->opts->windowed ? &windowed : &kiosk)->size(v);
+	policy(v->server)->size(v);
 }
 
 static void view_place(struct wbc_view *v)
 {
-	(v->server->opts->windowed ? &windowed : &kiosk)->place(v);
+	policy(v->server)->place(v);
 	wbc_input_rebase_pointer(v->server);
 }
 
@@ -141,16 +186,15 @@ static void handle_commit(struct wl_listener *listener, void *data)
 static void handle_request_state(struct wl_listener *listener, void *data)
 {
 	struct wbc_view *v = wl_container_of(listener, v, request_fullscreen);
-	/* Always fullscreen; the protocol wants a configure in reply anyway. */
 	if (v->xdg->added)
-		wlr_xdg_surface_schedule_configure(v->xdg);
+		policy(v->server)->request_state(v);
 }
 
 static void handle_request_maximize(struct wl_listener *listener, void *data)
 {
 	struct wbc_view *v = wl_container_of(listener, v, request_maximize);
 	if (v->xdg->added)
-		wlr_xdg_surface_schedule_configure(v->xdg);
+		policy(v->server)->request_state(v);
 }
 
 /* Windowed policy: the window follows the pointer until the button goes up; refused
@@ -295,6 +339,26 @@ void wbc_xdg_resize_all(struct wbc_server *s)
 			view_size(v);
 		if (v->mapped)
 			view_place(v);
+	}
+}
+
+void wbc_xdg_click(struct wbc_server *s, struct wlr_surface *surface)
+{
+	if (!policy(s)->click_to_focus || !surface)
+		return;
+	struct wlr_surface *root = wlr_surface_get_root_surface(surface);
+	if (!wlr_surface_is_xdg_surface(root))
+		return;
+	struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(root);
+	while (xdg && xdg->role == WLR_XDG_SURFACE_ROLE_POPUP)
+		xdg = xdg->popup->parent && wlr_surface_is_xdg_surface(xdg->popup->parent) ?
+			wlr_xdg_surface_from_wlr_surface(xdg->popup->parent) : NULL;
+	struct wbc_view *v;
+	wl_list_for_each(v, &s->views, link) {
+		if (v->xdg == xdg && v->mapped) {
+			view_focus(v);
+			return;
+		}
 	}
 }
 

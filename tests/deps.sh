@@ -6,7 +6,7 @@ wbc_packages=(
 	libdrm-dev libwlroots-dev libwayland-dev wayland-protocols libinput-dev libudev-dev
 	libpixman-1-dev libseat-dev libxkbcommon-dev
 	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
-	libjson-c-dev libcmocka-dev
+	libjson-c-dev libcmocka-dev wlcs
 	clang-14 libclang-rt-14-dev llvm-14
 
 	kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2
