@@ -142,6 +142,14 @@ static void pointer_moved(struct wbc_server *s, uint32_t time_msec)
 	struct wbc_input *in = &s->input;
 	if (wbc_xdg_move_motion(s))
 		return;
+	/* A button held since the press on a surface: that surface keeps the pointer
+	 * (a drag may leave it), its position as it was at the press. */
+	struct wlr_seat_pointer_state *ps = &in->seat->pointer_state;
+	if (ps->button_count > 0 && ps->focused_surface) {
+		wlr_seat_pointer_notify_motion(in->seat, time_msec, in->cursor->x - in->focus_x,
+			in->cursor->y - in->focus_y);
+		return;
+	}
 	double sx, sy;
 	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, in->cursor->x,
 		in->cursor->y, &sx, &sy);
@@ -153,6 +161,8 @@ static void pointer_moved(struct wbc_server *s, uint32_t time_msec)
 		wlr_seat_pointer_clear_focus(in->seat);
 		return;
 	}
+	in->focus_x = in->cursor->x - sx;
+	in->focus_y = in->cursor->y - sy;
 	wlr_seat_pointer_notify_enter(in->seat, surface, sx, sy);
 	wlr_seat_pointer_notify_motion(in->seat, time_msec, sx, sy);
 }
@@ -189,7 +199,10 @@ static void handle_button(struct wl_listener *listener, void *data)
 		wbc_xdg_click(s, s->input.seat->pointer_state.focused_surface);
 	/* The seat counts buttons even with no focus (a move clears it). */
 	wlr_seat_pointer_notify_button(s->input.seat, ev->time_msec, ev->button, ev->state);
-	if (ev->state == WLR_BUTTON_RELEASED && wbc_xdg_move_end(s))
+	/* The end of a move or drag: focus goes to what is under the pointer now. */
+	bool moved = ev->state == WLR_BUTTON_RELEASED && wbc_xdg_move_end(s);
+	if (moved || (ev->state == WLR_BUTTON_RELEASED &&
+			s->input.seat->pointer_state.button_count == 0))
 		wbc_input_rebase_pointer(s);
 }
 
@@ -232,6 +245,30 @@ static struct wbc_touch_origin *touch_origin(struct wbc_input *in, int32_t id, b
 	return NULL;
 }
 
+static void touch_origin_release(struct wbc_touch_origin *o)
+{
+	o->down = false;
+	wl_list_remove(&o->surface_destroy.link);
+}
+
+/* Its surface went with the finger still down: the client gets wl_touch.up (wlroots 0.15
+ * would only forget the point). Listened to before wlroots' own listener, which then
+ * never runs: notify_up removes the point. */
+static void handle_touch_surface_destroy(struct wl_listener *listener, void *data)
+{
+	struct wbc_touch_origin *o = wl_container_of(listener, o, surface_destroy);
+	struct wlr_seat *seat = o->server->input.seat;
+	int32_t id = o->id;
+	touch_origin_release(o);
+	if (!wlr_seat_touch_get_point(seat, id))
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_seat_touch_notify_up(seat, (uint32_t)((uint64_t)now.tv_sec * 1000u +
+		(uint64_t)now.tv_nsec / 1000000u), id);
+	wlr_seat_touch_notify_frame(seat);
+}
+
 static void handle_touch_down(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.touch_down);
@@ -243,10 +280,12 @@ static void handle_touch_down(struct wl_listener *listener, void *data)
 	struct wbc_touch_origin *o = touch_origin(in, ev->touch_id, false);
 	if (!node || node->type != WLR_SCENE_NODE_SURFACE || !o)
 		return;                      /* nothing there, or more fingers than we track */
-	*o = (struct wbc_touch_origin){ .id = ev->touch_id, .down = true, .x = lx - sx,
-		.y = ly - sy };
-	wlr_seat_touch_notify_down(in->seat, wlr_scene_surface_from_node(node)->surface,
-		ev->time_msec, ev->touch_id, sx, sy);
+	struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
+	*o = (struct wbc_touch_origin){ .server = s, .id = ev->touch_id, .down = true,
+		.x = lx - sx, .y = ly - sy };
+	o->surface_destroy.notify = handle_touch_surface_destroy;
+	wl_signal_add(&surface->events.destroy, &o->surface_destroy);
+	wlr_seat_touch_notify_down(in->seat, surface, ev->time_msec, ev->touch_id, sx, sy);
 }
 
 static void handle_touch_motion(struct wl_listener *listener, void *data)
@@ -271,7 +310,7 @@ static void handle_touch_up(struct wl_listener *listener, void *data)
 	struct wbc_touch_origin *o = touch_origin(&s->input, ev->touch_id, true);
 	if (!o)
 		return;
-	o->down = false;
+	touch_origin_release(o);
 	if (wlr_seat_touch_get_point(s->input.seat, ev->touch_id))
 		wlr_seat_touch_notify_up(s->input.seat, ev->time_msec, ev->touch_id);
 }
@@ -346,6 +385,9 @@ void wbc_input_finish(struct wbc_server *s)
 		wl_list_remove(&in->touch_up.link);
 		wl_list_remove(&in->touch_frame.link);
 	}
+	for (size_t i = 0; i < WBC_MAX_TOUCH_POINTS; i++)
+		if (in->touches[i].down)
+			touch_origin_release(&in->touches[i]);
 	if (in->cursor)
 		wlr_cursor_destroy(in->cursor);
 	in->cursor = NULL;

@@ -29,11 +29,13 @@ struct wbc_child {
 #define WBC_MAX_TOUCH_POINTS 16
 
 /* A touch point down on a surface: where that surface's origin was at touch-down (layout
- * coordinates), so that motion is reported relative to it. */
+ * coordinates), so that motion is reported relative to it. Part of wbc_input. */
 struct wbc_touch_origin {
+	struct wbc_server *server;
 	int32_t id;
 	bool down;
 	double x, y;
+	struct wl_listener surface_destroy;  /* while down */
 };
 
 /* Input state (input.c); everything is owned by the server and freed in wbc_input_finish. */
@@ -47,6 +49,7 @@ struct wbc_input {
 	struct wl_listener request_cursor, request_set_selection;
 	struct wl_listener touch_down, touch_up, touch_motion, touch_frame;
 	struct wbc_touch_origin touches[WBC_MAX_TOUCH_POINTS];
+	double focus_x, focus_y;         /* the pointer focus's origin, layout coordinates */
 };
 
 /* Owned by main(); everything in it is owned by it and torn down by wbc_server_finish. */
