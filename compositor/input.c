@@ -169,10 +169,16 @@ static void pointer_moved(struct wbc_server *s, uint32_t time_msec)
 
 void wbc_input_rebase_pointer(struct wbc_server *s)
 {
+	struct wlr_seat_pointer_state *ps = &s->input.seat->pointer_state;
+	struct wlr_surface *was = ps->focused_surface;
+	double sx = ps->sx, sy = ps->sy;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	pointer_moved(s, (uint32_t)((uint64_t)now.tv_sec * 1000u +
 		(uint64_t)now.tv_nsec / 1000000u));
+	/* No device frame comes after these events: close them (wl_pointer v5), if any. */
+	if (ps->focused_surface != was || ps->sx != sx || ps->sy != sy)
+		wlr_seat_pointer_notify_frame(s->input.seat);
 }
 
 static void handle_motion(struct wl_listener *listener, void *data)
