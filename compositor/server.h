@@ -52,7 +52,8 @@ struct wbc_input {
 	double focus_x, focus_y;         /* the pointer focus's origin, layout coordinates */
 };
 
-/* Owned by main(); everything in it is owned by it and torn down by wbc_server_finish. */
+/* Owned by main() or an embedder (tests/wlcs: one per wlcs server, many in a process);
+ * everything in it is owned by it and torn down by wbc_server_finish. */
 struct wbc_server {
 	const struct wbc_options *opts;  /* borrowed */
 	struct wl_display *display;
