@@ -51,6 +51,15 @@ struct wbc_options {
 	bool allow_remote;
 	bool headless;                   /* --headless: the writeback connector is the screen */
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
+	/* Set only by embedders (tests/wlcs), never by the command line (which leaves them 0):
+	 * a core with no screen, no session, no socket, no signal handlers and no APP, on
+	 * wlroots' headless backend with one output of this size; input devices are the
+	 * embedder's (wlr_headless_add_input_device on server->backend). */
+	bool embedded;
+	int32_t embedded_width, embedded_height;
+	/* Toplevels keep the size they choose and the place they are given (xdg.c's windowed
+	 * policy) instead of the kiosk's one fullscreen application. */
+	bool windowed;
 };
 
 enum wbc_parse_result {

@@ -281,7 +281,9 @@ int wbc_renderer_init_wl_display(struct wlr_renderer *r, struct wl_display *disp
 		if (formats[i] != DRM_FORMAT_ARGB8888 && formats[i] != DRM_FORMAT_XRGB8888 &&
 				wbc_kms_format_cpp(formats[i]))
 			wl_display_add_shm_format(display, formats[i]); /* wl_shm codes = fourcc */
-	if (!wlr_linux_dmabuf_v1_create(display, r))
+	/* Without a DRM device (the embedded core) there is no device to name in the
+	 * dma-buf feedback, and no dma-buf a client could allocate for it. */
+	if (wlr_renderer_get_drm_fd(r) >= 0 && !wlr_linux_dmabuf_v1_create(display, r))
 		return -1;
 	return 0;
 }

@@ -9,7 +9,8 @@
 struct wl_display;
 struct wlr_renderer;
 
-/* drm_fd is borrowed (the KMS device's); destroy with wlr_renderer_destroy. */
+/* drm_fd is borrowed (the KMS device's), or -1 without one (then no linux-dmabuf);
+ * destroy with wlr_renderer_destroy. */
 struct wlr_renderer *wbc_renderer_create(int drm_fd);
 /* wl_shm with the renderer's formats, and zwp_linux_dmabuf_v1. */
 int wbc_renderer_init_wl_display(struct wlr_renderer *renderer, struct wl_display *display);

@@ -1,11 +1,14 @@
 /* Setting the compositor up and tearing it down: session, DRM device, backends,
- * renderer and allocator, protocols, signals, the APP. */
+ * renderer and allocator, protocols, signals, the APP. An embedded core (opts->embedded,
+ * tests/wlcs) runs on wlroots' headless backend instead, with nothing process-wide: no
+ * session, socket, signal handler, environment variable or APP. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <wlr/backend.h>
+#include <wlr/backend/headless.h>
 #include <wlr/backend/libinput.h>
 #include <wlr/backend/multi.h>
 #include <wlr/backend/session.h>
@@ -79,6 +82,22 @@ static int fail(struct wbc_server *s, const char *what)
 	return -1;
 }
 
+/* drm_fd: the KMS device's (borrowed), or -1 without one. */
+static int setup_rendering(struct wbc_server *s, struct wlr_backend *target, int drm_fd)
+{
+	s->renderer = wbc_renderer_create(drm_fd);
+	if (!s->renderer || wbc_renderer_init_wl_display(s->renderer, s->display) < 0)
+		return fail(s, "cannot create the pixman renderer");
+	s->shm_check = wbc_shm_check_create(s->display);
+	if (!s->shm_check)
+		return fail(s, "cannot watch wl_shm requests");
+	s->allocator = wlr_allocator_autocreate(target, s->renderer);
+	if (!s->allocator)
+		return fail(s, "cannot create a buffer allocator (the DRM dumb-buffer allocator "
+			"needs DRM master)");
+	return 0;
+}
+
 static int setup_backends(struct wbc_server *s)
 {
 	s->session = wlr_session_create(s->display);
@@ -100,17 +119,20 @@ static int setup_backends(struct wbc_server *s)
 	s->adapter = wbc_adapter_create(s->display, s->kms, &aopts);
 	if (!s->backend || !s->adapter || !wlr_multi_backend_add(s->backend, s->adapter))
 		return fail(s, "cannot create the KMS backend");
-	s->renderer = wbc_renderer_create(s->kms->fd);
-	if (!s->renderer || wbc_renderer_init_wl_display(s->renderer, s->display) < 0)
-		return fail(s, "cannot create the pixman renderer");
-	s->shm_check = wbc_shm_check_create(s->display);
-	if (!s->shm_check)
-		return fail(s, "cannot watch wl_shm requests");
-	s->allocator = wlr_allocator_autocreate(s->adapter, s->renderer);
-	if (!s->allocator)
-		return fail(s, "cannot create a buffer allocator (the DRM dumb-buffer allocator "
-			"needs DRM master)");
-	return 0;
+	return setup_rendering(s, s->adapter, s->kms->fd);
+}
+
+/* The embedded core: wlroots' headless backend, one output, the embedder's input. */
+static int setup_headless(struct wbc_server *s)
+{
+	s->backend = wlr_headless_backend_create(s->display);
+	if (!s->backend)
+		return fail(s, "cannot create the headless backend");
+	if (!wlr_headless_add_output(s->backend, (unsigned)s->opts->embedded_width,
+			(unsigned)s->opts->embedded_height))
+		return fail(s, "cannot add the headless output");
+	/* No DRM device: the renderer is pixman's alone, the allocator wlroots' shm one. */
+	return setup_rendering(s, s->backend, -1);
 }
 
 static int setup_protocols(struct wbc_server *s)
@@ -142,7 +164,9 @@ static int setup_protocols(struct wbc_server *s)
 static int setup_loop(struct wbc_server *s)
 {
 	const int signals[] = { SIGINT, SIGTERM, SIGCHLD };
-	for (size_t i = 0; i < 3; i++) {
+	/* Signal sources block their signals process-wide (signalfd): not in an embedder's
+	 * process, which has its own use for them. */
+	for (size_t i = 0; i < 3 && !s->opts->embedded; i++) {
 		s->signals[i] = wl_event_loop_add_signal(s->loop, signals[i], handle_signal, s);
 		if (!s->signals[i])
 			return fail(s, "cannot watch signals");
@@ -178,6 +202,18 @@ static int start_libinput(struct wbc_server *s)
 	return fail(s, "cannot start the libinput backend");
 }
 
+/* The embedder connects its clients itself (wl_client_create): no socket, no APP. */
+static int start_embedded(struct wbc_server *s)
+{
+	if (!wlr_backend_start(s->backend))
+		return fail(s, "cannot start the headless backend");
+	if (s->exit_status != -1)        /* the output handler stopped us */
+		return fail(s, NULL);
+	if (wl_list_empty(&s->screens))
+		return fail(s, "the headless output did not come up");
+	return 0;
+}
+
 int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 {
 	*s = (struct wbc_server){ .opts = opts, .exit_status = -1 };
@@ -185,19 +221,21 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 	wl_list_init(&s->views);
 	wl_list_init(&s->screenshots);
 	wl_list_init(&s->input.keyboards);
-	if (wbc_launch_check(opts->app_argv) < 0)
+	if (!opts->embedded && wbc_launch_check(opts->app_argv) < 0)
 		return fail(s, NULL);
 	s->display = wl_display_create();
 	if (!s->display)
 		return fail(s, "cannot create the Wayland display");
 	s->loop = wl_display_get_event_loop(s->display);
-	if (setup_loop(s) < 0 || setup_backends(s) < 0 || setup_protocols(s) < 0 ||
-			wbc_screenshots_init(s) < 0)
+	if (setup_loop(s) < 0 || (opts->embedded ? setup_headless(s) : setup_backends(s)) < 0 ||
+			setup_protocols(s) < 0 || wbc_screenshots_init(s) < 0)
 		return -1;
 	s->new_output.notify = handle_new_output;
 	wl_signal_add(&s->backend->events.new_output, &s->new_output);
 	s->new_input.notify = handle_new_input;
 	wl_signal_add(&s->backend->events.new_input, &s->new_input);
+	if (opts->embedded)
+		return start_embedded(s);
 	const char *socket = wl_display_add_socket_auto(s->display);
 	if (!socket)
 		return fail(s, "cannot create the Wayland socket (is XDG_RUNTIME_DIR set?)");

@@ -17,12 +17,25 @@ struct wbc_capture;
 struct wbc_record;
 struct wbc_control;
 struct wbc_screencopy;
+struct wbc_view;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
 	pid_t pid;                       /* 0: none, or reaped */
 	bool exited;
 	int status;                      /* exit status, 128+N when killed by signal N */
+};
+
+#define WBC_MAX_TOUCH_POINTS 16
+
+/* A touch point down on a surface: where that surface's origin was at touch-down (layout
+ * coordinates), so that motion is reported relative to it. Part of wbc_input. */
+struct wbc_touch_origin {
+	struct wbc_server *server;
+	int32_t id;
+	bool down;
+	double x, y;
+	struct wl_listener surface_destroy;  /* while down */
 };
 
 /* Input state (input.c); everything is owned by the server and freed in wbc_input_finish. */
@@ -34,9 +47,13 @@ struct wbc_input {
 	uint32_t caps;                   /* WL_SEAT_CAPABILITY_* */
 	struct wl_listener motion, motion_absolute, button, axis, frame;
 	struct wl_listener request_cursor, request_set_selection;
+	struct wl_listener touch_down, touch_up, touch_motion, touch_frame;
+	struct wbc_touch_origin touches[WBC_MAX_TOUCH_POINTS];
+	double focus_x, focus_y;         /* the pointer focus's origin, layout coordinates */
 };
 
-/* Owned by main(); everything in it is owned by it and torn down by wbc_server_finish. */
+/* Owned by main() or an embedder (tests/wlcs: one per wlcs server, many in a process);
+ * everything in it is owned by it and torn down by wbc_server_finish. */
 struct wbc_server {
 	const struct wbc_options *opts;  /* borrowed */
 	struct wl_display *display;
@@ -66,6 +83,10 @@ struct wbc_server {
 		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
 	} remote;
 	struct wbc_child child;
+	struct {                         /* an interactive move (xdg.c, windowed policy) */
+		struct wbc_view *view;   /* borrowed; NULL: none (cleared when it goes) */
+		double dx, dy;           /* pointer minus the window's top left */
+	} move;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
 	struct wl_event_source *signals[3], *duration;
 	int exit_status;
@@ -122,11 +143,25 @@ void wbc_remote_finish(struct wbc_server *server);
 /* xdg.c */
 int wbc_xdg_init(struct wbc_server *server);
 void wbc_xdg_resize_all(struct wbc_server *server);
+/* Under the windowed policy: put the toplevel whose surface this is with its window
+ * geometry's top left at x, y (layout coordinates). -1 if surface is no toplevel's. */
+int wbc_xdg_move(struct wbc_server *server, struct wlr_surface *surface, int x, int y);
+/* A button went down on surface (NULL: on nothing): under the windowed policy its
+ * toplevel gets the focus. */
+void wbc_xdg_click(struct wbc_server *server, struct wlr_surface *surface);
+/* During an interactive move: the window follows the cursor, true (the pointer's events
+ * are the move's). False when there is no move. */
+bool wbc_xdg_move_motion(struct wbc_server *server);
+/* The button went up: the move, if any, ends (true). */
+bool wbc_xdg_move_end(struct wbc_server *server);
 
 /* input.c */
 int wbc_input_init(struct wbc_server *server);
 void wbc_input_new_device(struct wbc_server *server, struct wlr_input_device *device);
 void wbc_input_focus_surface(struct wbc_server *server, struct wlr_surface *surface);
+/* The scene changed under a still pointer (a toplevel mapped, moved, went): pointer focus
+ * and position follow, as if it had moved there. */
+void wbc_input_rebase_pointer(struct wbc_server *server);
 void wbc_input_finish(struct wbc_server *server);
 
 /* launch.c */

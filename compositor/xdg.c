@@ -1,8 +1,12 @@
 /* xdg-shell: every toplevel is made fullscreen and sized to the output (centred if it
- * insists on a smaller size); popups are placed inside the output. */
+ * insists on a smaller size), or, under the windowed policy (opts->windowed: tests/wlcs,
+ * dialogs), keeps the size it chooses at the place it is given; popups are placed inside
+ * the output. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/box.h>
 #include "log.h"
@@ -14,12 +18,26 @@ struct wbc_view {
 	struct wlr_xdg_surface *xdg;     /* borrowed */
 	struct wlr_scene_node *node;     /* owned by the scene; goes with the xdg_surface */
 	struct wl_listener map, unmap, destroy, commit, request_fullscreen, request_maximize;
+	struct wl_listener request_move;
 	struct wl_list link;             /* server->views */
 	struct wlr_box sized_to;         /* the box last sent in a configure */
+	int x, y;                        /* windowed: its window geometry's top left, layout
+	                                  * coordinates */
+	int normal_x, normal_y;          /* windowed: x, y before fullscreen or maximized */
 	bool mapped;
 };
 
-static void view_place(struct wbc_view *v)
+/* The one seam between the kiosk policy and the windowed one; chosen once per server from
+ * opts->windowed. */
+struct wbc_view_policy {
+	void (*size)(struct wbc_view *v);    /* before a configure goes out */
+	void (*place)(struct wbc_view *v);   /* the node's position in the scene */
+	/* The client asked to be (un)fullscreen or (un)maximized: requested says which. */
+	void (*request_state)(struct wbc_view *v);
+	bool click_to_focus;                 /* a button press focuses its toplevel */
+};
+
+static void kiosk_place(struct wbc_view *v)
 {
 	struct wlr_box box, geo;
 	if (!wbc_screen_box(v->server, &box))
@@ -33,7 +51,7 @@ static void view_place(struct wbc_view *v)
 	wlr_scene_node_set_position(v->node, x, y);
 }
 
-static void view_size(struct wbc_view *v)
+static void kiosk_size(struct wbc_view *v)
 {
 	struct wlr_box box;
 	if (!wbc_screen_box(v->server, &box))
@@ -43,6 +61,73 @@ static void view_size(struct wbc_view *v)
 	v->sized_to = box;
 	wlr_xdg_toplevel_set_fullscreen(v->xdg, true);
 	wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
+}
+
+/* The client's own size: wlroots' initial configure says 0x0 (client's choice). */
+static void windowed_size(struct wbc_view *v)
+{
+}
+
+/* wlroots' scene already puts the surface at minus the window geometry's offset. */
+static void windowed_place(struct wbc_view *v)
+{
+	wlr_scene_node_set_position(v->node, v->x, v->y);
+}
+
+/* Always fullscreen; the protocol wants a configure in reply anyway. */
+static void kiosk_request_state(struct wbc_view *v)
+{
+	wlr_xdg_surface_schedule_configure(v->xdg);
+}
+
+/* Fullscreen or maximized: the first output's box (wbc draws no panels); back to normal:
+ * the client's own size at the place it had. */
+static void windowed_request_state(struct wbc_view *v)
+{
+	const struct wlr_xdg_toplevel_requested *r = &v->xdg->toplevel->requested;
+	const struct wlr_xdg_toplevel_configure *now = &v->xdg->toplevel->scheduled;
+	bool full = r->fullscreen, max = r->maximized && !full;
+	bool was_normal = !now->fullscreen && !now->maximized;
+	struct wlr_box box = { 0 };
+	wbc_screen_box(v->server, &box);
+	wlr_xdg_toplevel_set_fullscreen(v->xdg, full);
+	wlr_xdg_toplevel_set_maximized(v->xdg, max);
+	if (full || max) {
+		if (was_normal) {
+			v->normal_x = v->x;
+			v->normal_y = v->y;
+		}
+		v->x = box.x;
+		v->y = box.y;
+		wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
+	} else {
+		if (!was_normal) {
+			v->x = v->normal_x;
+			v->y = v->normal_y;
+		}
+		wlr_xdg_toplevel_set_size(v->xdg, 0, 0);
+	}
+}
+
+static const struct wbc_view_policy kiosk = { kiosk_size, kiosk_place, kiosk_request_state,
+	false };
+static const struct wbc_view_policy windowed = { windowed_size, windowed_place,
+	windowed_request_state, true };
+
+static const struct wbc_view_policy *policy(struct wbc_server *s)
+{
+	return s->opts->windowed ? &windowed : &kiosk;
+}
+
+static void view_size(struct wbc_view *v)
+{
+	policy(v->server)->size(v);
+}
+
+static void view_place(struct wbc_view *v)
+{
+	policy(v->server)->place(v);
+	wbc_input_rebase_pointer(v->server);
 }
 
 static void view_focus(struct wbc_view *v)
@@ -72,6 +157,9 @@ static void handle_unmap(struct wl_listener *listener, void *data)
 	struct wbc_view *v = wl_container_of(listener, v, unmap);
 	struct wbc_server *s = v->server;
 	v->mapped = false;
+	if (s->move.view == v)
+		s->move.view = NULL;
+	wbc_input_rebase_pointer(s);     /* the scene hid it already (its listener came first) */
 	struct wbc_view *first = wl_container_of(s->views.next, first, link);
 	if (first != v)
 		return;
@@ -98,21 +186,59 @@ static void handle_commit(struct wl_listener *listener, void *data)
 static void handle_request_state(struct wl_listener *listener, void *data)
 {
 	struct wbc_view *v = wl_container_of(listener, v, request_fullscreen);
-	/* Always fullscreen; the protocol wants a configure in reply anyway. */
 	if (v->xdg->added)
-		wlr_xdg_surface_schedule_configure(v->xdg);
+		policy(v->server)->request_state(v);
 }
 
 static void handle_request_maximize(struct wl_listener *listener, void *data)
 {
 	struct wbc_view *v = wl_container_of(listener, v, request_maximize);
 	if (v->xdg->added)
-		wlr_xdg_surface_schedule_configure(v->xdg);
+		policy(v->server)->request_state(v);
+}
+
+/* Windowed policy: the window follows the pointer until the button goes up; refused
+ * unless the serial is that of a button press on it still held. */
+static void handle_request_move(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, request_move);
+	struct wbc_server *s = v->server;
+	struct wlr_xdg_toplevel_move_event *ev = data;
+	if (!s->opts->windowed || !v->mapped ||
+			!wlr_seat_validate_pointer_grab_serial(s->input.seat, v->xdg->surface,
+				ev->serial))
+		return;
+	s->move.view = v;
+	s->move.dx = s->input.cursor->x - v->x;
+	s->move.dy = s->input.cursor->y - v->y;
+	wlr_seat_pointer_clear_focus(s->input.seat);
+}
+
+bool wbc_xdg_move_motion(struct wbc_server *s)
+{
+	struct wbc_view *v = s->move.view;
+	if (!v)
+		return false;
+	v->x = (int)(s->input.cursor->x - s->move.dx);
+	v->y = (int)(s->input.cursor->y - s->move.dy);
+	windowed_place(v);               /* not view_place: no pointer rebase in a move */
+	return true;
+}
+
+bool wbc_xdg_move_end(struct wbc_server *s)
+{
+	if (!s->move.view)
+		return false;
+	s->move.view = NULL;
+	return true;
 }
 
 static void handle_destroy(struct wl_listener *listener, void *data)
 {
 	struct wbc_view *v = wl_container_of(listener, v, destroy);
+	if (v->server->move.view == v)
+		v->server->move.view = NULL;
+	wl_list_remove(&v->request_move.link);
 	wl_list_remove(&v->map.link);
 	wl_list_remove(&v->unmap.link);
 	wl_list_remove(&v->destroy.link);
@@ -152,7 +278,14 @@ static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 	wl_signal_add(&xdg->toplevel->events.request_fullscreen, &v->request_fullscreen);
 	v->request_maximize.notify = handle_request_maximize;
 	wl_signal_add(&xdg->toplevel->events.request_maximize, &v->request_maximize);
+	v->request_move.notify = handle_request_move;
+	wl_signal_add(&xdg->toplevel->events.request_move, &v->request_move);
 	wl_list_insert(s->views.prev, &v->link);
+	struct wlr_box box;
+	if (wbc_screen_box(s, &box)) {
+		v->x = box.x;
+		v->y = box.y;
+	}
 	/* wlroots 0.15 announces the surface on its initial commit, whose configure is
 	 * scheduled but not sent yet: this size goes out with it. */
 	view_size(v);
@@ -207,6 +340,43 @@ void wbc_xdg_resize_all(struct wbc_server *s)
 		if (v->mapped)
 			view_place(v);
 	}
+}
+
+void wbc_xdg_click(struct wbc_server *s, struct wlr_surface *surface)
+{
+	if (!policy(s)->click_to_focus || !surface)
+		return;
+	struct wlr_surface *root = wlr_surface_get_root_surface(surface);
+	if (!wlr_surface_is_xdg_surface(root))
+		return;
+	struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(root);
+	while (xdg && xdg->role == WLR_XDG_SURFACE_ROLE_POPUP)
+		xdg = xdg->popup->parent && wlr_surface_is_xdg_surface(xdg->popup->parent) ?
+			wlr_xdg_surface_from_wlr_surface(xdg->popup->parent) : NULL;
+	struct wbc_view *v;
+	wl_list_for_each(v, &s->views, link) {
+		if (v->xdg == xdg && v->mapped) {
+			view_focus(v);
+			return;
+		}
+	}
+}
+
+int wbc_xdg_move(struct wbc_server *s, struct wlr_surface *surface, int x, int y)
+{
+	if (!wlr_surface_is_xdg_surface(surface))
+		return -1;
+	struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(surface);
+	struct wbc_view *v;
+	wl_list_for_each(v, &s->views, link) {
+		if (v->xdg == xdg) {
+			v->x = x;
+			v->y = y;
+			view_place(v);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int wbc_xdg_init(struct wbc_server *s)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Run every wbc test suite: installs what is missing, builds with ASan+UBSan, makes ready
 # (or finds cached) the guest kernels of tests/vm/kernels, stock and patched (Debian's
-# images with vkms.ko built out of tree), then runs the unit, vm and vkms suites, and fuzzes
+# images with vkms.ko built out of tree), then runs the unit, wlcs (the Wayland conformance
+# suites against wbc's core, tests/wlcs.sh), vm and vkms suites, and fuzzes
 # each libFuzzer target for $WBC_FUZZ_SECONDS (default 60, two targets at a time: ~3 min)
 # with tests/fuzz/run.sh.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
@@ -30,7 +31,7 @@ mem_jobs=$(awk '/^MemAvailable:/ { print int($2 / 2400000) }' /proc/meminfo)
 [ "$jobs" -ge 1 ] || jobs=1
 
 status=0
-for suite in unit vm vkms; do
+for suite in unit wlcs vm vkms; do
 	meson test -C "$build" --no-rebuild --print-errorlogs --num-processes "$jobs" --suite "$suite" ||
 		status=1
 	cp "$build/meson-logs/testlog.json" "$build/meson-logs/testlog-$suite.json"
@@ -42,7 +43,7 @@ WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} tests/fuzz/run.sh "${WBC_F
 	status=1
 
 # One closing line over all suites.
-python3 - "$build"/meson-logs/testlog-{unit,vm,vkms}.json <<'PY'
+python3 - "$build"/meson-logs/testlog-{unit,wlcs,vm,vkms}.json <<'PY'
 import json, sys
 ok = bad = skip = 0
 for path in sys.argv[1:]:
