@@ -19,7 +19,7 @@
 
 #include "encode.h"
 #include "format.h"
-#include "log.h"
+#include "messages.h"
 #include "stats.h"
 
 #define DEFAULT_QUEUE_LENGTH 4
@@ -60,7 +60,7 @@ struct wbc_recorder {
 	unsigned test_delay_ms;
 
 	/* Set before the worker starts, then constant: */
-	struct wbc_log log;
+	struct wbc_recorder_logger log;
 	unsigned queue_length, stop_timeout_ms, spare_max;
 	uint32_t min_stride;
 	int event_fd;
@@ -220,7 +220,7 @@ static void worker_fail(struct wbc_recorder *rec, int error, const char *msg)
 	rec->ended = true;
 	discard_queue_locked(rec);
 	pthread_mutex_unlock(&rec->lock);
-	wbc_log(&rec->log, WBC_RECORDER_LOG_ERROR, "recording ended: %s",
+	wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_ERROR, "recording ended: %s",
 		msg + strlen(WBC_LOG_PREFIX));
 	signal_event(rec);
 }
@@ -267,7 +267,7 @@ static void worker_finish(struct wbc_recorder *rec, bool failed)
 	wbc_encoder_close(rec->enc); /* may run frame_done() */
 	rec->enc = NULL;
 	if (ret < 0)
-		wbc_log(&rec->log, WBC_RECORDER_LOG_ERROR, "finishing the recording failed: %s",
+		wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_ERROR, "finishing the recording failed: %s",
 			msg + strlen(WBC_LOG_PREFIX));
 
 	pthread_mutex_lock(&rec->lock);
@@ -361,7 +361,7 @@ static struct wbc_recorder *alloc_recorder(const struct wbc_recorder_options *o)
 	}
 	atomic_init(&rec->has_error, false);
 	atomic_init(&rec->io_deadline_ns, 0);
-	rec->log = (struct wbc_log){ o->log, o->log_data };
+	rec->log = (struct wbc_recorder_logger){ o->log, o->log_data };
 	rec->queue_length = o->queue_length ? o->queue_length : DEFAULT_QUEUE_LENGTH;
 	rec->stop_timeout_ms = o->stop_timeout_ms ? o->stop_timeout_ms : DEFAULT_STOP_TIMEOUT_MS;
 	rec->spare_max = rec->queue_length + 4;
@@ -543,7 +543,7 @@ static void log_summary(struct wbc_recorder *rec)
 	struct wbc_recorder_stats s;
 
 	wbc_recorder_get_stats(rec, &s);
-	wbc_log(&rec->log, WBC_RECORDER_LOG_INFO,
+	wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_INFO,
 		"stopped: %llu frames submitted, %llu encoded, %llu dropped (%llu queue full, %llu after end), %llu bytes, %.2f ms/frame mean, %.2f max",
 		(unsigned long long)s.submitted, (unsigned long long)s.encoded,
 		(unsigned long long)s.dropped, (unsigned long long)s.dropped_queue_full,
