@@ -56,7 +56,8 @@ struct wbc_output {
 	struct wlr_buffer *cursor_front; /* locked: the cursor plane's image on screen, or NULL */
 	struct wbc_cursor cursor;
 	struct wl_list commits;          /* wbc_commit.link: given to the pipe, not reported */
-	struct wbc_capture *capture;     /* borrowed; may be NULL */
+	struct wbc_output_capture_listener capture; /* valid while has_capture */
+	bool has_capture;
 	struct wlr_drm_format_set primary_formats;
 	struct wl_event_source *frame_idle;  /* a frame event deferred out of a backend call */
 	struct wl_event_source *retry_timer; /* a frame event after a failed commit */

@@ -15,15 +15,13 @@
 #include <wlr/types/wlr_output.h>
 #include "wbc/kms.h"
 
-struct wbc_capture;
-
 /* Counters, summed over an adapter's outputs (live and destroyed). */
 struct wbc_adapter_stats {
 	uint64_t commits;                /* wbc_kms_pipe_commit calls the KMS backend accepted */
 	uint64_t flips;                  /* of those, shown (flip status DONE) */
 	uint64_t superseded, failed;     /* of those, replaced before shown / refused late */
 	uint64_t missed_vblanks;         /* from the pipes' statistics */
-	uint64_t captures;               /* writeback frames handed to the capture hook */
+	uint64_t captures;               /* writeback frames handed to the capture listener */
 	uint64_t captures_lost;          /* writeback jobs the KMS backend gave up on */
 	uint64_t cursor_commits;         /* commits that showed the cursor on the cursor plane */
 };
@@ -51,15 +49,50 @@ void wbc_adapter_get_stats(struct wlr_backend *backend, struct wbc_adapter_stats
 bool wbc_output_is_adapter(struct wlr_output *output);
 /* The output's pipe, NULL while the output is disabled. */
 struct wbc_kms_pipe *wbc_output_pipe(struct wlr_output *output);
-/* Attach the capture hook (borrowed; NULL detaches) that decides which commits arm
- * writeback and receives the frames. */
-void wbc_output_set_capture(struct wlr_output *output, struct wbc_capture *capture);
-/* The hook wants a frame: if no commit is on its way, re-commit what is on screen with
+/*
+ * Capture, in the style of kms.h's pipe listener: the adapter knows no capture consumer.
+ * Whoever captures an output (compositor/capture/) installs a listener: the adapter asks
+ * it whether a commit should arm writeback and tells it what became of every commit.
+ * Callbacks run on the display's event loop, from inside output commits and pipe events:
+ * they must not destroy or disable the output, nor call wbc_output_drop_writeback.
+ */
+struct wbc_output_capture_listener {
+	/* Whether this commit, with new content, should arm writeback. */
+	bool (*want)(void *data);
+	/* Whether what is on screen should be committed again to capture it. */
+	bool (*want_repeat)(void *data);
+	/* Writeback buffers to make when the pool is made on first use. */
+	unsigned (*pool_size)(void *data);
+	void (*armed)(void *data);       /* a commit went out armed */
+	void (*missed)(void *data);      /* an armed commit brought no frame (not shown...) */
+	/* A commit is on screen since ev->timestamp_ns showing buffer; internal: the adapter's
+	 * own re-commit of what was already shown. */
+	void (*flipped)(void *data, struct wlr_buffer *buffer,
+		const struct wbc_kms_flip_event *ev, bool internal);
+	/* A writeback frame: the listener owns it from now on and releases it to the pipe
+	 * (wbc_kms_pipe_release_frame). */
+	void (*frame)(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_frame *frame);
+	/* A shown armed commit's writeback job was given up by the KMS backend (why). */
+	void (*lost)(void *data, const char *why);
+	/* Writeback cannot be enabled on this output (why); said once. */
+	void (*unavailable)(void *data, const char *why);
+	/* The pipe is about to be destroyed: every frame lent out must come back now. */
+	void (*pipe_closing)(void *data);
+	/* The pipe is gone: no commit is armed any more. */
+	void (*pipe_closed)(void *data);
+	void *data;
+};
+
+/* Install the output's capture listener (copied; every callback required), or remove it
+ * (NULL). One per output; the listener's data must outlive its installation. */
+void wbc_output_set_capture_listener(struct wlr_output *output,
+		const struct wbc_output_capture_listener *listener);
+/* The listener wants a frame: if no commit is on its way, re-commit what is on screen with
  * capture armed (an adapter-internal commit, counted like any other). Whether a commit is
  * on its way now (its flip event will come). */
 bool wbc_output_capture_kick(struct wlr_output *output);
-/* Make the output's writeback pool now, with n_buffers buffers (0: as many as the capture
- * hook's consumers need), unless it has one. 0 and the writeback format in *format, and
+/* Make the output's writeback pool now, with n_buffers buffers (0: the capture listener's
+ * pool_size), unless it has one. 0 and the writeback format in *format, and
  * in how a few words on how the output is captured; -1 and the reason in how when
  * writeback cannot capture this output. */
 int wbc_output_prepare_writeback(struct wlr_output *output, unsigned n_buffers,

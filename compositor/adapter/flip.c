@@ -4,14 +4,13 @@
  *   DONE        -> wlr_output_send_present (kernel time and sequence) + frame event
  *   SUPERSEDED  -> present(presented = false); the newer commit brings the frame
  *   FAILED      -> present(presented = false), damage, frame one refresh later
- * and writeback frames, which go to the output's capture hook (which releases them), or
- * reports of lost ones (their out-fence timed out in the KMS backend).
+ * and writeback frames, which go to the output's capture listener (which releases them),
+ * or reports of lost ones (their out-fence timed out in the KMS backend).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <wlr/types/wlr_buffer.h>
 #include "adapter-private.h"
-#include "capture/capture.h"
 #include "util/log.h"
 
 static void send_frame_idle(void *data)
@@ -50,7 +49,7 @@ static void capture_idle(void *data)
 
 static void schedule_capture_kick(struct wbc_output *out)
 {
-	if (!out->capture_idle && out->capture && wbc_capture_wants_repeat(out->capture))
+	if (!out->capture_idle && out->has_capture && out->capture.want_repeat(out->capture.data))
 		out->capture_idle = wl_event_loop_add_idle(
 			wl_display_get_event_loop(out->base.display), capture_idle, out);
 }
@@ -91,8 +90,8 @@ void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct 
 	struct wbc_commit *c = ev->user_data;
 	struct wbc_output *out = c->output;
 	send_present(out, c, ev);
-	if (c->capture && !(ev->status == WBC_KMS_FLIP_DONE && ev->captured) && out->capture)
-		wbc_capture_lost(out->capture);
+	if (c->capture && !(ev->status == WBC_KMS_FLIP_DONE && ev->captured) && out->has_capture)
+		out->capture.missed(out->capture.data);
 	switch (ev->status) {
 	case WBC_KMS_FLIP_DONE:
 		out->stats.flips++;
@@ -107,8 +106,8 @@ void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct 
 		wbc_commit_free(c);
 		if (out->destroying)
 			return;
-		if (out->capture)
-			wbc_capture_flipped(out->capture, out->front, ev, internal);
+		if (out->has_capture)
+			out->capture.flipped(out->capture.data, out->front, ev, internal);
 		/* The next queued commit, if any, brings the next frame event. */
 		if (wl_list_empty(&out->commits))
 			schedule_frame(out);
@@ -140,9 +139,9 @@ void wbc_output_handle_wb_frame(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_wb_frame *frame)
 {
 	struct wbc_output *out = data;
-	if (out->capture && !out->destroying) {
+	if (out->has_capture && !out->destroying) {
 		out->stats.captures++;
-		wbc_capture_deliver(out->capture, pipe, frame);  /* releases it */
+		out->capture.frame(out->capture.data, pipe, frame);  /* releases it */
 		return;
 	}
 	wbc_kms_pipe_release_frame(pipe, frame->buffer);
@@ -153,6 +152,6 @@ void wbc_output_handle_wb_lost(void *data, struct wbc_kms_pipe *pipe,
 {
 	struct wbc_output *out = data;
 	out->stats.captures_lost++;
-	if (out->capture && !out->destroying)
-		wbc_capture_writeback_lost(out->capture, lost->reason);
+	if (out->has_capture && !out->destroying)
+		out->capture.lost(out->capture.data, lost->reason);
 }

@@ -17,7 +17,6 @@
 #include <drm_fourcc.h>
 #include <wlr/types/wlr_buffer.h>
 #include "adapter-private.h"
-#include "capture/capture.h"
 #include "util/log.h"
 
 static const struct wlr_output_impl output_impl;
@@ -37,10 +36,14 @@ struct wbc_kms_pipe *wbc_output_pipe(struct wlr_output *output)
 	return wbc_output_is_adapter(output) ? wbc_output_from(output)->pipe : NULL;
 }
 
-void wbc_output_set_capture(struct wlr_output *output, struct wbc_capture *capture)
+void wbc_output_set_capture_listener(struct wlr_output *output,
+		const struct wbc_output_capture_listener *listener)
 {
-	if (wbc_output_is_adapter(output))
-		wbc_output_from(output)->capture = capture;
+	if (!wbc_output_is_adapter(output))
+		return;
+	struct wbc_output *out = wbc_output_from(output);
+	out->has_capture = listener != NULL;
+	out->capture = listener ? *listener : (struct wbc_output_capture_listener){ 0 };
 }
 
 static int32_t mode_refresh_mhz(const drmModeModeInfo *m)
@@ -99,8 +102,8 @@ static void pipe_close(struct wbc_output *out)
 	out->in_call++;
 	bool was = out->destroying;
 	out->destroying = true;          /* flips reported while draining: bookkeeping only */
-	if (out->capture)                /* frames lent out come back first */
-		wbc_capture_pipe_closing(out->capture);
+	if (out->has_capture)            /* frames lent out come back first */
+		out->capture.pipe_closing(out->capture.data);
 	wbc_kms_pipe_destroy(out->pipe);
 	out->destroying = was;
 	out->in_call--;
@@ -111,8 +114,8 @@ static void pipe_close(struct wbc_output *out)
 	struct wbc_commit *c, *tmp;
 	wl_list_for_each_safe(c, tmp, &out->commits, link)
 		wbc_commit_free(c);
-	if (out->capture)
-		wbc_capture_reset(out->capture);
+	if (out->has_capture)
+		out->capture.pipe_closed(out->capture.data);
 	wlr_buffer_unlock(out->front);
 	out->front = NULL;
 	wlr_buffer_unlock(out->cursor_front);
@@ -210,7 +213,7 @@ static bool output_test(struct wlr_output *wo)
 /* Test hook: WBC_DEBUG_LOSE_WRITEBACK_AFTER=N hands the KMS backend, for every capture
  * after the Nth, a fence that never signals (an eventfd nobody writes) instead of the
  * kernel's out-fence: the backend gives those jobs up after its fence timeout, as it does
- * the jobs Linux 6.1 VKMS loses (see capture.c). */
+ * the jobs Linux 6.1 VKMS loses (see struct wbc_kms_wb_lost in wbc/kms.h). */
 static int debug_lose_fence(void *data, int fence_fd)
 {
 	struct wbc_output *out = data;
@@ -228,8 +231,8 @@ static int enable_writeback(struct wbc_output *out, unsigned n_buffers)
 		return -1;
 	struct wbc_kms_writeback_options o;
 	wbc_kms_writeback_options_init(&o);
-	if (!n_buffers && out->capture)
-		n_buffers = wbc_capture_pool_size(out->capture);
+	if (!n_buffers && out->has_capture)
+		n_buffers = out->capture.pool_size(out->capture.data);
 	o.n_buffers = n_buffers > 16 ? 16 : n_buffers;  /* the backend's pool limit */
 	if (out->debug_lose_after >= 0) {
 		o.debug_fence = debug_lose_fence;
@@ -247,14 +250,13 @@ static int enable_writeback(struct wbc_output *out, unsigned n_buffers)
 /* Whether this commit should arm writeback; enables the writeback pool on first use. */
 static bool want_capture(struct wbc_output *out)
 {
-	if (!out->capture || wbc_capture_get_method(out->capture) != WBC_CAPTURE_WRITEBACK ||
-			!wbc_capture_wants(out->capture))
+	if (!out->has_capture || !out->capture.want(out->capture.data))
 		return false;
 	bool failed = out->writeback_failed;
 	if (enable_writeback(out, 0) == 0)
 		return true;
 	if (!failed)
-		wbc_capture_unavailable(out->capture, wbc_kms_device_error(out->backend->dev));
+		out->capture.unavailable(out->capture.data, wbc_kms_device_error(out->backend->dev));
 	return false;
 }
 
@@ -341,7 +343,7 @@ static int submit(struct wbc_output *out, struct wlr_buffer *buffer, struct wbc_
 		modeset ? " (mode change)" : "", c->capture ? " (capture)" : "",
 		c->cursor ? " (cursor plane)" : "");
 	if (c->capture)
-		wbc_capture_armed(out->capture);
+		out->capture.armed(out->capture.data);
 	return 0;
 }
 
@@ -386,7 +388,8 @@ bool wbc_output_capture_kick(struct wlr_output *wo)
 	struct wbc_output *out = wbc_output_from(wo);
 	if (!wl_list_empty(&out->commits))
 		return true;                 /* its flip event kicks again */
-	if (!out->pipe || !out->front || !out->capture || !wbc_capture_wants_repeat(out->capture))
+	if (!out->pipe || !out->front || !out->has_capture ||
+			!out->capture.want_repeat(out->capture.data))
 		return false;
 	struct wbc_fb *fb = wbc_fb_get(out->backend, out->front);
 	return fb && submit(out, out->front, fb, NULL, true) == 0;

@@ -17,7 +17,7 @@
 /* Writeback frames lost in a row (the KMS backend gives a job up when its out-fence has
  * not signalled WBC_KMS_WB_FENCE_TIMEOUT_MS after the flip) before the output is captured
  * by readback instead: one loss may be a stalled machine, three are a broken driver (see
- * wbc_capture_writeback_lost). */
+ * writeback_lost). */
 #define LOST_LIMIT 3
 
 /* Owned by the screen of its output. */
@@ -95,7 +95,7 @@ static unsigned one_shots(const struct wbc_capture *cap)
 	return wanted;
 }
 
-bool wbc_capture_wants(const struct wbc_capture *cap)
+static bool wants_frame(const struct wbc_capture *cap)
 {
 	if (cap->unavailable)
 		return false;
@@ -107,7 +107,7 @@ bool wbc_capture_wants(const struct wbc_capture *cap)
 	return one_shots(cap) > cap->inflight;
 }
 
-bool wbc_capture_wants_repeat(const struct wbc_capture *cap)
+static bool wants_repeat(const struct wbc_capture *cap)
 {
 	if (cap->unavailable)
 		return false;
@@ -156,7 +156,7 @@ static void reschedule(struct wbc_capture *cap)
 static int handle_timer(void *data)
 {
 	struct wbc_capture *cap = data;
-	if (!wbc_capture_wants_repeat(cap)) {
+	if (!wants_repeat(cap)) {
 		reschedule(cap);             /* not yet (rounding) or no longer */
 		return 0;
 	}
@@ -168,6 +168,7 @@ static int handle_timer(void *data)
 }
 
 static int handle_drop_timer(void *data);
+static void listen_to_output(struct wbc_capture *cap);
 
 struct wbc_capture *wbc_capture_create(struct wlr_output *output)
 {
@@ -188,7 +189,7 @@ struct wbc_capture *wbc_capture_create(struct wlr_output *output)
 		free(cap);
 		return NULL;
 	}
-	wbc_output_set_capture(output, cap);
+	listen_to_output(cap);
 	return cap;
 }
 
@@ -221,7 +222,7 @@ void wbc_capture_destroy(struct wbc_capture *cap)
 	if (!cap)
 		return;
 	detach_all(cap);
-	wbc_output_set_capture(cap->output, NULL);
+	wbc_output_set_capture_listener(cap->output, NULL);
 	struct wbc_capture_consumer *c, *tmp;
 	wl_list_for_each_safe(c, tmp, &cap->consumers, link)
 		wbc_capture_remove(c);
@@ -235,8 +236,10 @@ void wbc_capture_destroy(struct wbc_capture *cap)
 	free(cap);
 }
 
-void wbc_capture_pipe_closing(struct wbc_capture *cap)
+/* The adapter's pipe_closing. */
+static void pipe_closing(void *data)
 {
+	struct wbc_capture *cap = data;
 	detach_all(cap);
 	orphan_frames(cap, true);
 }
@@ -315,7 +318,7 @@ void wbc_capture_set_continuous(struct wbc_capture_consumer *consumer, bool on)
 	reschedule(consumer->capture);
 }
 
-void wbc_capture_armed(struct wbc_capture *cap)
+static void armed(struct wbc_capture *cap)
 {
 	cap->inflight++;
 	uint64_t now = now_ns();
@@ -326,8 +329,10 @@ void wbc_capture_armed(struct wbc_capture *cap)
 	reschedule(cap);
 }
 
-void wbc_capture_lost(struct wbc_capture *cap)
+/* The adapter's missed: an armed commit brought no frame. */
+static void missed(void *data)
 {
+	struct wbc_capture *cap = data;
 	if (cap->inflight)
 		cap->inflight--;
 	/* What is on screen was not captured: take it when the consumers are next due
@@ -336,8 +341,10 @@ void wbc_capture_lost(struct wbc_capture *cap)
 	reschedule(cap);
 }
 
-void wbc_capture_reset(struct wbc_capture *cap)
+/* The adapter's pipe_closed: nothing is armed any more. */
+static void pipe_closed(void *data)
 {
+	struct wbc_capture *cap = data;
 	cap->inflight = 0;
 }
 
@@ -395,9 +402,11 @@ static struct wbc_capture_frame *frame_new(struct wbc_capture *cap)
 	return f;
 }
 
-void wbc_capture_deliver(struct wbc_capture *cap, struct wbc_kms_pipe *pipe,
+/* The adapter's frame: a writeback frame, ours to release to the pipe. */
+static void writeback_frame(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_wb_frame *frame)
 {
+	struct wbc_capture *cap = data;
 	if (cap->stalled) {              /* the pool is about to go: lend nothing more */
 		wbc_kms_pipe_release_frame(pipe, frame->buffer);
 		return;
@@ -516,7 +525,7 @@ static bool readback(struct wbc_capture *cap, struct wlr_buffer *buffer,
 	f->frame = (struct wbc_kms_wb_frame){ .data = copy, .stride = w * 4, .format = format,
 		.width = w, .height = h, .sequence = ev->sequence,
 		.timestamp_ns = ev->timestamp_ns, .signalled_ns = now_ns() /* copy complete */ };
-	wbc_capture_armed(cap);
+	armed(cap);
 	deliver(cap, f);
 	return true;
 }
@@ -550,8 +559,10 @@ static void fall_back(struct wbc_capture *cap, const char *why)
 	wl_event_source_timer_update(cap->drop_timer, 1);
 }
 
-void wbc_capture_writeback_lost(struct wbc_capture *cap, const char *why)
+/* The adapter's lost: a shown armed commit's writeback job was given up. */
+static void writeback_lost(void *data, const char *why)
 {
+	struct wbc_capture *cap = data;
 	if (cap->stalled)
 		return;
 	if (cap->inflight)
@@ -586,9 +597,11 @@ static int handle_drop_timer(void *data)
 	return 0;
 }
 
-void wbc_capture_flipped(struct wbc_capture *cap, struct wlr_buffer *buffer,
+/* The adapter's flipped: what is on screen now; readback happens here. */
+static void flipped(void *data, struct wlr_buffer *buffer,
 		const struct wbc_kms_flip_event *ev, bool internal)
 {
+	struct wbc_capture *cap = data;
 	bool captured = ev->captured;
 	if (!internal) {
 		uint64_t now = now_ns();
@@ -598,7 +611,7 @@ void wbc_capture_flipped(struct wbc_capture *cap, struct wlr_buffer *buffer,
 				c->busy_skips++;
 	}
 	if (cap->method == WBC_CAPTURE_READBACK)
-		captured = wbc_capture_wants(cap) && readback(cap, buffer, ev);
+		captured = wants_frame(cap) && readback(cap, buffer, ev);
 	if (captured)
 		cap->stale = false;
 	else if (!internal)
@@ -606,12 +619,49 @@ void wbc_capture_flipped(struct wbc_capture *cap, struct wlr_buffer *buffer,
 	reschedule(cap);
 }
 
-void wbc_capture_unavailable(struct wbc_capture *cap, const char *why)
+/* The adapter's unavailable: writeback cannot be enabled on this output. */
+static void writeback_unavailable(void *data, const char *why)
 {
+	struct wbc_capture *cap = data;
 	cap->unavailable = true;
 	wbc_log(WLR_ERROR, "%s: writeback capture unavailable: %s", cap->output->name, why);
 	struct wbc_capture_consumer *c, *tmp;
 	wl_list_for_each_safe(c, tmp, &cap->consumers, link)
 		if (c->unavailable)
 			c->unavailable(c, why);
+}
+
+/* ---- The adapter's capture listener ---------------------------------------------- */
+
+static bool want_writeback(void *data)
+{
+	const struct wbc_capture *cap = data;
+	return cap->method == WBC_CAPTURE_WRITEBACK && wants_frame(cap);
+}
+
+static bool want_repeat(void *data)
+{
+	return wants_repeat(data);
+}
+
+static unsigned pool_size(void *data)
+{
+	return wbc_capture_pool_size(data);
+}
+
+static void commit_armed(void *data)
+{
+	armed(data);
+}
+
+static void listen_to_output(struct wbc_capture *cap)
+{
+	const struct wbc_output_capture_listener listener = {
+		.want = want_writeback, .want_repeat = want_repeat, .pool_size = pool_size,
+		.armed = commit_armed, .missed = missed, .flipped = flipped,
+		.frame = writeback_frame, .lost = writeback_lost,
+		.unavailable = writeback_unavailable, .pipe_closing = pipe_closing,
+		.pipe_closed = pipe_closed, .data = cap,
+	};
+	wbc_output_set_capture_listener(cap->output, &listener);
 }

@@ -4,8 +4,9 @@
  *
  * Consumers (a screenshot, the recorder) register with an output's capture and either ask
  * for single frames or for every frame the output shows, optionally capped to one per
- * interval. The adapter asks wbc_capture_wants() on each commit and reports what happened
- * to armed ones and to every flip.
+ * interval. The capture installs itself as the output's capture listener (adapter.h): the
+ * adapter asks it on each commit whether to arm writeback and reports what happened to
+ * armed ones and to every flip. The adapter knows nothing of this header.
  *
  * Two ways to get the pixels:
  *   writeback  the display engine writes the composed CRTC output into a pool buffer
@@ -77,7 +78,8 @@ struct wbc_capture_consumer {
 	uint64_t last_ns;                /* private: when it last had a frame armed (0: never) */
 };
 
-/* One per output; owned by the compositor's screen, which attaches it to the adapter. */
+/* One per output; owned by the compositor's screen. Installs itself as the output's capture
+ * listener (adapter.h) until destroyed. */
 struct wbc_capture *wbc_capture_create(struct wlr_output *output);
 void wbc_capture_destroy(struct wbc_capture *capture);
 
@@ -94,28 +96,5 @@ void wbc_capture_request_frame(struct wbc_capture_consumer *consumer);
 void wbc_capture_consumer_ready(struct wbc_capture_consumer *consumer);
 /* Start/stop a continuous consumer's frames. */
 void wbc_capture_set_continuous(struct wbc_capture_consumer *consumer, bool on);
-
-/* For the adapter. */
-/* Whether a commit with new content should be captured now. */
-bool wbc_capture_wants(const struct wbc_capture *capture);
-/* Whether what is on screen should be committed again to capture it (a one-shot request,
- * or a continuous consumer due that has not seen it / wants idle repeats). */
-bool wbc_capture_wants_repeat(const struct wbc_capture *capture);
-void wbc_capture_armed(struct wbc_capture *capture);   /* a commit went out armed */
-void wbc_capture_lost(struct wbc_capture *capture);    /* an armed commit produced nothing */
-/* A shown armed commit's writeback job was given up by the KMS backend (why: its reason);
- * after a few in a row the capture switches to readback for good. */
-void wbc_capture_writeback_lost(struct wbc_capture *capture, const char *why);
-void wbc_capture_reset(struct wbc_capture *capture);   /* the pipe went away: nothing armed */
-/* A commit is on screen since ev->timestamp_ns showing buffer; internal: a re-commit of
- * what was already shown. Does the readback when that is the method. */
-void wbc_capture_flipped(struct wbc_capture *capture, struct wlr_buffer *buffer,
-		const struct wbc_kms_flip_event *ev, bool internal);
-/* A writeback frame; the capture owns it from now on and releases it to the pipe. */
-void wbc_capture_deliver(struct wbc_capture *capture, struct wbc_kms_pipe *pipe,
-		const struct wbc_kms_wb_frame *frame);
-void wbc_capture_unavailable(struct wbc_capture *capture, const char *why);
-/* The output's pipe is about to be destroyed: consumers give their frames back. */
-void wbc_capture_pipe_closing(struct wbc_capture *capture);
 
 #endif
