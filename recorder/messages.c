@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <libavutil/error.h>
+#include <libavutil/log.h>
 
 static void vformat(char *buf, size_t len, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
@@ -58,4 +59,41 @@ int wbc_averror_to_errno(int averr)
 	if (averr == AVERROR_PROTOCOL_NOT_FOUND)
 		return -EPROTONOSUPPORT;
 	return -EIO;
+}
+
+/* FFmpeg's logger is process-wide, so its destination is too (see
+ * wbc_recorder_set_library_log: set while no recorder runs, read by any). */
+static wbc_recorder_log_fn library_log;
+static void *library_log_data;
+
+static void forward_av_log(void *avcl, int level, const char *fmt, va_list args)
+	__attribute__((format(printf, 3, 0)));
+
+static void forward_av_log(void *avcl, int level, const char *fmt, va_list args)
+{
+	char line[1024];
+	int print_prefix = 1;
+	size_t n;
+
+	if (!library_log || level > av_log_get_level())
+		return;
+	av_log_format_line2(avcl, level, fmt, args, line, sizeof(line), &print_prefix);
+	n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	if (n)
+		library_log(library_log_data, WBC_RECORDER_LOG_DEBUG, line);
+}
+
+void wbc_recorder_set_library_log(wbc_recorder_log_fn fn, void *data)
+{
+	library_log = fn;
+	library_log_data = data;
+	if (fn) {
+		av_log_set_level(AV_LOG_VERBOSE);
+		av_log_set_callback(forward_av_log);
+	} else {
+		av_log_set_level(AV_LOG_QUIET);
+		av_log_set_callback(av_log_default_callback);
+	}
 }

@@ -20,6 +20,7 @@
 #include "encode.h"
 #include "format.h"
 #include "messages.h"
+#include "nice.h"
 #include "stats.h"
 
 #define DEFAULT_QUEUE_LENGTH 4
@@ -429,6 +430,7 @@ static int open_encoder(struct wbc_recorder *rec, const struct wbc_recorder_opti
 int wbc_recorder_create(const struct wbc_recorder_options *o, struct wbc_recorder **out,
 		char *err, size_t len)
 {
+	struct wbc_thread_list before = { .n = 0 }; /* to tell the threads made here */
 	struct wbc_recorder *rec;
 	int ret;
 
@@ -447,6 +449,8 @@ int wbc_recorder_create(const struct wbc_recorder_options *o, struct wbc_recorde
 		wbc_errf(err, len, "out of memory or file descriptors");
 		return -ENOMEM;
 	}
+	if (o->thread_nice)
+		wbc_thread_list_take(&before);
 	ret = open_encoder(rec, o, err, len);
 	if (ret == 0) {
 		ret = start_worker(rec, err, len);
@@ -457,6 +461,10 @@ int wbc_recorder_create(const struct wbc_recorder_options *o, struct wbc_recorde
 		free_recorder(rec);
 		return ret;
 	}
+	if (o->thread_nice)
+		wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_DEBUG,
+			"%zu worker/encoder thread(s) at nice %d",
+			wbc_thread_renice_new(&before, o->thread_nice), o->thread_nice);
 	*out = rec;
 	return 0;
 }
@@ -621,6 +629,18 @@ const char *wbc_recorder_sdp_path(const struct wbc_recorder *rec)
 int wbc_recorder_format_supported(uint32_t drm_format)
 {
 	return wbc_format_supported(drm_format);
+}
+
+bool wbc_recorder_container_untimed(const char *container)
+{
+	const AVOutputFormat *fmt = container ? av_guess_format(container, NULL, NULL) : NULL;
+
+	return fmt && (fmt->flags & AVFMT_NOTIMESTAMPS);
+}
+
+const char *wbc_recorder_protocol_name(const char *output)
+{
+	return avio_find_protocol_name(output);
 }
 
 int wbc_recorder_list_encoders(char *buf, size_t len)

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libavformat/avformat.h>
 #include "control.h"
 #include "util/log.h"
 #include "recording.h"
 #include "shell/server.h"
 #include "wbc-capture-control-v1-protocol.h"
+#include "wbc/recorder.h"
 
 /* A failed event's message is cut here: a Wayland message is at most 4096 bytes, and an
  * unknown encoder's message lists every encoder there is. */
@@ -193,7 +193,7 @@ static bool check_params(const struct control_params *p, const char *target, cha
 			p->millifps % 1000);
 		return false;
 	}
-	const char *proto = avio_find_protocol_name(target);
+	const char *proto = wbc_recorder_protocol_name(target);
 	const char *path = strncmp(target, "file:", 5) == 0 ? target + 5 : target;
 	if (!target[0] || (proto && strcmp(proto, "file") == 0 && path[0] != '/')) {
 		snprintf(err, len, "'%s' is not an absolute path (wbc's working directory is not "

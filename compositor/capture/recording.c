@@ -1,16 +1,12 @@
 /* Recordings: captured frames -> wbc_recorder (see recording.h). */
-#define _DEFAULT_SOURCE
-#include <dirent.h>
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/resource.h>
 #include <drm_fourcc.h>
-#include <libavformat/avformat.h>
-#include <libavutil/log.h>
 #include <wlr/types/wlr_output.h>
 #include "adapter/adapter.h"
 #include "capture.h"
@@ -24,7 +20,9 @@
 /* Frames the recorder may hold besides its queue: the one being encoded, the one an
  * encoder such as ffv1 keeps referencing, and one whose release is not dispatched yet. */
 #define HOLD_EXTRA 3
-/* The recorder's threads' nice value (see renice_new_threads). */
+/* The recorder's worker and the encoder's own threads run at a lower priority than the
+ * compositor and its clients: on a busy machine the encoder drops frames (counted) rather
+ * than slowing the display down. */
 #define RECORDER_NICE 10
 
 /* Owned by the server (server->recording). */
@@ -80,30 +78,17 @@ static void recorder_log(void *data, enum wbc_recorder_log_level level, const ch
 	}
 }
 
-/* FFmpeg's own messages: into the debug log with -v, else nowhere (the recorder's
- * messages say what went wrong; FFmpeg's would break the one-line errors). */
-static void av_log_to_wlr(void *avcl, int level, const char *fmt, va_list args)
+/* FFmpeg's own messages (thread-safe, like wlr_log). */
+static void ffmpeg_log(void *data, enum wbc_recorder_log_level level, const char *msg)
 {
-	if (level > av_log_get_level())
-		return;
-	char line[1024];
-	int print_prefix = 1;
-	av_log_format_line2(avcl, level, fmt, args, line, sizeof(line), &print_prefix);
-	size_t n = strlen(line);
-	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-		line[--n] = '\0';
-	if (n)
-		wbc_log(WLR_DEBUG, "ffmpeg: %s", line);
+	wbc_log(WLR_DEBUG, "ffmpeg: %s", msg);
 }
 
-static void setup_av_log(void)
+/* FFmpeg's own messages: into the debug log with -v, else nowhere (the recorder's
+ * messages say what went wrong; FFmpeg's would break the one-line errors). */
+static void route_ffmpeg_log(void)
 {
-	if (wbc_log_verbose()) {
-		av_log_set_level(AV_LOG_VERBOSE);
-		av_log_set_callback(av_log_to_wlr);
-	} else {
-		av_log_set_level(AV_LOG_QUIET);
-	}
+	wbc_recorder_set_library_log(wbc_log_verbose() ? ffmpeg_log : NULL, NULL);
 }
 
 /* ---- Stopping ------------------------------------------------------------------------ */
@@ -281,44 +266,7 @@ static bool is_live(const char *output, const char *container)
 	if (strstr(output, "://") && strncmp(output, "file:", 5) != 0)
 		return true;
 	/* A container without timestamps (raw streams) needs a steady frame rate. */
-	const AVOutputFormat *fmt = container ? av_guess_format(container, NULL, NULL) : NULL;
-	return fmt && (fmt->flags & AVFMT_NOTIMESTAMPS);
-}
-
-/* ---- Thread priority ---------------------------------------------------------------- */
-
-#define MAX_TIDS 64
-
-static size_t list_threads(pid_t *tids, size_t max)
-{
-	DIR *d = opendir("/proc/self/task");
-	size_t n = 0;
-	struct dirent *e;
-	while (d && n < max && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			tids[n++] = (pid_t)atoi(e->d_name);
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* The recorder's worker and the encoder's own threads, made by wbc_recorder_create(),
- * run at a lower priority than the compositor and its clients: on a busy machine the
- * encoder drops frames (counted) rather than slowing the display down. Raising one's own
- * threads' nice value needs no privilege. */
-static void renice_new_threads(const pid_t *before, size_t n_before)
-{
-	pid_t now[MAX_TIDS];
-	size_t n = list_threads(now, MAX_TIDS), changed = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool old = false;
-		for (size_t j = 0; j < n_before && !old; j++)
-			old = now[i] == before[j];
-		if (!old && setpriority(PRIO_PROCESS, (id_t)now[i], RECORDER_NICE) == 0)
-			changed++;
-	}
-	wbc_log(WLR_DEBUG, "recording: %zu recorder/encoder thread(s) at nice %d", changed,
-		RECORDER_NICE);
+	return wbc_recorder_container_untimed(container);
 }
 
 static const char *format_name(uint32_t f)
@@ -366,6 +314,7 @@ static int open_recorder(struct wbc_recording *r, const struct wbc_recording_par
 		.container_opts = p->container_opts, .n_container_opts = p->n_container_opts,
 		.width = r->width, .height = r->height, .format = r->format,
 		.queue_length = QUEUE_LENGTH, .log = recorder_log, .log_data = r,
+		.thread_nice = RECORDER_NICE,
 	};
 	enum { MSG = 16384 };            /* an unknown codec's message lists every encoder */
 	char *msg = malloc(MSG);
@@ -373,8 +322,6 @@ static int open_recorder(struct wbc_recording *r, const struct wbc_recording_par
 		snprintf(err, len, "recording: out of memory");
 		return WBC_RECORDING_ERR_INTERNAL;
 	}
-	pid_t tids[MAX_TIDS];
-	size_t n_tids = list_threads(tids, MAX_TIDS);
 	int ret = wbc_recorder_create(&ro, &r->rec, msg, MSG);
 	if (ret < 0) {
 		snprintf(err, len, "cannot record to %s: %s", p->target, bare(msg));
@@ -382,7 +329,6 @@ static int open_recorder(struct wbc_recording *r, const struct wbc_recording_par
 		return error_kind(ret);
 	}
 	free(msg);
-	renice_new_threads(tids, n_tids);
 	r->consumer.repeat_idle = is_live(p->target, wbc_recorder_container_name(r->rec));
 	struct wl_event_loop *loop = wl_display_get_event_loop(r->server->display);
 	r->rec_source = wl_event_loop_add_fd(loop, wbc_recorder_get_event_fd(r->rec),
@@ -466,7 +412,7 @@ int wbc_recording_start(struct wbc_server *s, struct wlr_output *output, struct 
 	}
 	if (s->recording)                   /* it failed: make way */
 		finish(s, now_ns(), NULL);
-	setup_av_log();
+	route_ffmpeg_log();
 	struct wbc_recording *r = calloc(1, sizeof(*r));
 	if (!r || (p->frame_checksums && !(r->checksums_path = strdup(p->frame_checksums)))) {
 		free(r);
