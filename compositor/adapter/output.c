@@ -198,16 +198,26 @@ static bool make_plan(struct wbc_output *out, struct plan *p)
 	return true;
 }
 
+/* Size, format import and mode are checked by make_plan; a new buffer on a pipe that keeps
+ * its mode is also put to the kernel (TEST_ONLY), so that wlr_scene's choice to scan a
+ * client's buffer out directly falls back to composition when the primary plane cannot
+ * show it. The cursor plane is left out: a commit that it breaks goes out without it.
+ * A modeset is tested by the commit itself (a fresh pipe's mode exists only then). */
 static bool output_test(struct wlr_output *wo)
 {
 	struct wbc_output *out = wbc_output_from(wo);
 	struct plan p;
 	if (!make_plan(out, &p))
 		return false;
-	/* Size, format import and mode are checked above; the kernel's TEST_ONLY runs in
-	 * wbc_kms_pipe_commit. (wbc_kms_pipe_test() is declared in kms.h but the backend
-	 * does not define it yet: use it here once it exists.) */
-	return true;
+	if (!p.fb || p.modeset)
+		return true;
+	struct wbc_kms_pipe_state state = { .primary = { .fb = &p.fb->fb } };
+	out->in_call++;
+	int ret = wbc_kms_pipe_test(out->pipe, &state);
+	out->in_call--;
+	if (ret < 0)
+		wbc_log(WLR_DEBUG, "%s: test: %s", wo->name, wbc_kms_device_error(out->backend->dev));
+	return ret == 0;
 }
 
 /* Test hook: WBC_DEBUG_LOSE_WRITEBACK_AFTER=N hands the KMS backend, for every capture

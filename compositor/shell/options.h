@@ -15,8 +15,10 @@ enum wbc_capture_choice {
 	WBC_CAPTURE_FORCE_READBACK,
 };
 
+/* --screenshot-after: the first frame captured (writeback or readback, as for recording)
+ * once after_s has passed. */
 struct wbc_screenshot_request {
-	double after_s;                  /* seconds after the output first showed a frame */
+	double after_s;                  /* seconds after APP was started (server.c arms it) */
 	const char *path;                /* borrowed from argv */
 };
 
@@ -31,7 +33,7 @@ struct wbc_options {
 	bool verbose;
 	size_t n_screenshots;
 	struct wbc_screenshot_request screenshots[WBC_MAX_SCREENSHOTS];
-	/* Recording (recording.c); all NULL/0 without --record. */
+	/* Recording (capture/recording.c); all NULL/0 without --record. */
 	const char *record;              /* --record PATH|URL */
 	const char *codec;               /* --codec NAME, NULL: the recorder's default */
 	const char *container;           /* --container NAME, NULL: from the output's name */
@@ -41,12 +43,12 @@ struct wbc_options {
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
 	bool stats;                      /* --stats */
-	/* Recording control (control.c): --allow-control, --control-socket PATH (implies it). */
+	/* Recording control (capture/control.c): --allow-control, --control-socket PATH (implies it). */
 	bool allow_control;
 	const char *control_socket;      /* NULL: $XDG_RUNTIME_DIR/wbc-control-N */
 	const char *frame_checksums;     /* --debug-frame-checksums FILE */
-	/* Screen capture for clients (screencopy.c): --allow-capture; --allow-remote (implies
-	 * it) adds the virtual pointer and keyboard of remote desktops (input.c). */
+	/* Screen capture for clients (capture/screencopy.c): --allow-capture; --allow-remote
+	 * (implies it) adds the virtual pointer and keyboard of remote desktops (remote.c). */
 	bool allow_capture;
 	bool allow_remote;
 	bool headless;                   /* --headless: the writeback connector is the screen */
