@@ -316,9 +316,10 @@ const char *wbc_recorder_sdp_path(const struct wbc_recorder *rec);
 /* Whether frames of this DRM fourcc can be recorded (1) or not (0). */
 int wbc_recorder_format_supported(uint32_t drm_format);
 
-/* Whether the muxer of this name (as in options.container, not an
- * extension) writes no timestamps, like the raw "h264" or "rawvideo": a
- * receiver then plays frames at the rate they come. false if unknown. */
+/* Whether the muxer of this short name (as wbc_recorder_container_name()
+ * gives it; not an extension) writes no timestamps, like the raw "h264" or
+ * "rawvideo": a receiver then plays frames at the rate they come. false
+ * if unknown. */
 bool wbc_recorder_container_untimed(const char *container);
 /* The FFmpeg protocol that would open output ("file" for a plain path or
  * file: URL, "udp", "pipe", ...), or NULL if none would. */
