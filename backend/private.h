@@ -85,7 +85,8 @@ void wbc_kms_pipe_deliver_frame(struct wbc_kms_pipe *pipe, const struct wbc_kms_
 void wbc_kms_pipe_report_lost(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_lost *lost);
 struct wbc_kms_device *wbc_kms_pipe_device(const struct wbc_kms_pipe *pipe);
 
-/* atomic.c: add a property, failing cleanly when the object lacks it. */
+/* commit.c (used by restore.c and writeback.c too): add a property, failing cleanly
+ * when the object lacks it. */
 int wbc_kms_atomic_add(struct wbc_kms_device *dev, drmModeAtomicReq *req, uint32_t obj,
 		uint32_t prop, uint64_t value, const char *what);
 

@@ -44,7 +44,7 @@ struct wbc_encoder {
 	char defaults[160];     /* wbc's encoder defaults, for the log */
 	char *output;
 	char *sdp_path;
-	const struct wbc_log *log;
+	const struct wbc_recorder_logger *log;
 	void (*written)(void *data, int64_t frame_ns);
 	void *written_data;
 };
@@ -245,7 +245,7 @@ static int open_default_codec(struct wbc_encoder *e, const struct wbc_encoder_co
 		/* Bad options are reported as such, not retried elsewhere. */
 		if (ret == 0 || !unusable)
 			return ret;
-		wbc_log(e->log, WBC_RECORDER_LOG_DEBUG, "default encoder candidate %s: %s",
+		wbc_recorder_log_msg(e->log, WBC_RECORDER_LOG_DEBUG, "default encoder candidate %s: %s",
 			cands[i]->name, err ? err : "failed");
 		if (used < sizeof(tried))
 			snprintf(tried + used, sizeof(tried) - used, "%s%s",
@@ -452,7 +452,7 @@ static int write_sdp(struct wbc_encoder *e, const struct wbc_encoder_config *cfg
 			strerror(-ret));
 		return ret;
 	}
-	wbc_log(e->log, WBC_RECORDER_LOG_INFO, "SDP for %s written to %s", e->output,
+	wbc_recorder_log_msg(e->log, WBC_RECORDER_LOG_INFO, "SDP for %s written to %s", e->output,
 		e->sdp_path);
 	return 0;
 }
@@ -651,7 +651,7 @@ static void log_setup(const struct wbc_encoder *e)
 {
 	uint32_t f = e->drm_format;
 
-	wbc_log(e->log, WBC_RECORDER_LOG_INFO,
+	wbc_recorder_log_msg(e->log, WBC_RECORDER_LOG_INFO,
 		"recording %ux%u %c%c%c%c (%s) to %s: encoder %s%s%s%s, pixel format %s%s%s, container %s",
 		e->width, e->height, (char)(f & 0xff), (char)((f >> 8) & 0xff),
 		(char)((f >> 16) & 0xff), (char)(f >> 24), av_get_pix_fmt_name(e->src_fmt),

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "log.h"
+#include "messages.h"
 
 struct wbc_encoder;
 
@@ -21,7 +21,7 @@ struct wbc_encoder_config {
 	size_t n_container_opts;
 	uint32_t width, height, drm_format;
 	/* Must outlive the encoder. */
-	const struct wbc_log *log;
+	const struct wbc_recorder_logger *log;
 	/* FFmpeg I/O interrupt callback (nonzero aborts blocking network
 	 * I/O); called on whatever thread does I/O. May be NULL. */
 	int (*interrupt)(void *data);

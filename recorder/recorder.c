@@ -19,7 +19,8 @@
 
 #include "encode.h"
 #include "format.h"
-#include "log.h"
+#include "messages.h"
+#include "nice.h"
 #include "stats.h"
 
 #define DEFAULT_QUEUE_LENGTH 4
@@ -60,7 +61,7 @@ struct wbc_recorder {
 	unsigned test_delay_ms;
 
 	/* Set before the worker starts, then constant: */
-	struct wbc_log log;
+	struct wbc_recorder_logger log;
 	unsigned queue_length, stop_timeout_ms, spare_max;
 	uint32_t min_stride;
 	int event_fd;
@@ -220,7 +221,7 @@ static void worker_fail(struct wbc_recorder *rec, int error, const char *msg)
 	rec->ended = true;
 	discard_queue_locked(rec);
 	pthread_mutex_unlock(&rec->lock);
-	wbc_log(&rec->log, WBC_RECORDER_LOG_ERROR, "recording ended: %s",
+	wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_ERROR, "recording ended: %s",
 		msg + strlen(WBC_LOG_PREFIX));
 	signal_event(rec);
 }
@@ -267,7 +268,7 @@ static void worker_finish(struct wbc_recorder *rec, bool failed)
 	wbc_encoder_close(rec->enc); /* may run frame_done() */
 	rec->enc = NULL;
 	if (ret < 0)
-		wbc_log(&rec->log, WBC_RECORDER_LOG_ERROR, "finishing the recording failed: %s",
+		wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_ERROR, "finishing the recording failed: %s",
 			msg + strlen(WBC_LOG_PREFIX));
 
 	pthread_mutex_lock(&rec->lock);
@@ -361,7 +362,7 @@ static struct wbc_recorder *alloc_recorder(const struct wbc_recorder_options *o)
 	}
 	atomic_init(&rec->has_error, false);
 	atomic_init(&rec->io_deadline_ns, 0);
-	rec->log = (struct wbc_log){ o->log, o->log_data };
+	rec->log = (struct wbc_recorder_logger){ o->log, o->log_data };
 	rec->queue_length = o->queue_length ? o->queue_length : DEFAULT_QUEUE_LENGTH;
 	rec->stop_timeout_ms = o->stop_timeout_ms ? o->stop_timeout_ms : DEFAULT_STOP_TIMEOUT_MS;
 	rec->spare_max = rec->queue_length + 4;
@@ -429,6 +430,7 @@ static int open_encoder(struct wbc_recorder *rec, const struct wbc_recorder_opti
 int wbc_recorder_create(const struct wbc_recorder_options *o, struct wbc_recorder **out,
 		char *err, size_t len)
 {
+	struct wbc_thread_list before = { .n = 0 }; /* to tell the threads made here */
 	struct wbc_recorder *rec;
 	int ret;
 
@@ -447,6 +449,8 @@ int wbc_recorder_create(const struct wbc_recorder_options *o, struct wbc_recorde
 		wbc_errf(err, len, "out of memory or file descriptors");
 		return -ENOMEM;
 	}
+	if (o->thread_nice)
+		wbc_thread_list_take(&before);
 	ret = open_encoder(rec, o, err, len);
 	if (ret == 0) {
 		ret = start_worker(rec, err, len);
@@ -457,6 +461,10 @@ int wbc_recorder_create(const struct wbc_recorder_options *o, struct wbc_recorde
 		free_recorder(rec);
 		return ret;
 	}
+	if (o->thread_nice)
+		wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_DEBUG,
+			"%zu worker/encoder thread(s) at nice %d",
+			wbc_thread_renice_new(&before, o->thread_nice), o->thread_nice);
 	*out = rec;
 	return 0;
 }
@@ -543,7 +551,7 @@ static void log_summary(struct wbc_recorder *rec)
 	struct wbc_recorder_stats s;
 
 	wbc_recorder_get_stats(rec, &s);
-	wbc_log(&rec->log, WBC_RECORDER_LOG_INFO,
+	wbc_recorder_log_msg(&rec->log, WBC_RECORDER_LOG_INFO,
 		"stopped: %llu frames submitted, %llu encoded, %llu dropped (%llu queue full, %llu after end), %llu bytes, %.2f ms/frame mean, %.2f max",
 		(unsigned long long)s.submitted, (unsigned long long)s.encoded,
 		(unsigned long long)s.dropped, (unsigned long long)s.dropped_queue_full,
@@ -621,6 +629,18 @@ const char *wbc_recorder_sdp_path(const struct wbc_recorder *rec)
 int wbc_recorder_format_supported(uint32_t drm_format)
 {
 	return wbc_format_supported(drm_format);
+}
+
+bool wbc_recorder_container_untimed(const char *container)
+{
+	const AVOutputFormat *fmt = container ? av_guess_format(container, NULL, NULL) : NULL;
+
+	return fmt && (fmt->flags & AVFMT_NOTIMESTAMPS);
+}
+
+const char *wbc_recorder_protocol_name(const char *output)
+{
+	return avio_find_protocol_name(output);
 }
 
 int wbc_recorder_list_encoders(char *buf, size_t len)

@@ -75,6 +75,7 @@
 #ifndef WBC_RECORDER_H
 #define WBC_RECORDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -151,6 +152,13 @@ struct wbc_recorder_options {
 	/* Optional log callback, see wbc_recorder_log_fn. */
 	wbc_recorder_log_fn log;
 	void *log_data;
+	/* Nice value for the threads create() starts (the worker and the
+	 * encoder's own), e.g. 10 so that on a busy machine the encoder drops
+	 * frames (counted) rather than slowing its caller down; raising one's
+	 * own threads' nice value needs no privilege. 0: unchanged. Linux:
+	 * the threads are the ones /proc/self/task gains during create(), so
+	 * a thread the caller starts meanwhile is reniced as well. */
+	int thread_nice;
 	/* Test hook, keep 0: the worker sleeps this long before each frame. */
 	unsigned test_worker_delay_ms;
 };
@@ -307,6 +315,25 @@ const char *wbc_recorder_sdp_path(const struct wbc_recorder *rec);
 
 /* Whether frames of this DRM fourcc can be recorded (1) or not (0). */
 int wbc_recorder_format_supported(uint32_t drm_format);
+
+/* Whether the muxer of this short name (as wbc_recorder_container_name()
+ * gives it; not an extension) writes no timestamps, like the raw "h264" or
+ * "rawvideo": a receiver then plays frames at the rate they come. false
+ * if unknown. */
+bool wbc_recorder_container_untimed(const char *container);
+/* The FFmpeg protocol that would open output ("file" for a plain path or
+ * file: URL, "udp", "pipe", ...), or NULL if none would. */
+const char *wbc_recorder_protocol_name(const char *output);
+
+/*
+ * Where FFmpeg's own messages go, process-wide (FFmpeg has one logger):
+ * fn gets each as a line without trailing newline and without the
+ * "wbc-recorder: " prefix, at WBC_RECORDER_LOG_DEBUG, from any thread;
+ * FFmpeg's verbose messages are included. NULL (the default is FFmpeg's
+ * own stderr logger): silence them. Call it while no recorder exists;
+ * fn and data must stay valid until the next call.
+ */
+void wbc_recorder_set_library_log(wbc_recorder_log_fn fn, void *data);
 
 /*
  * Write a ", "-separated list of the available video encoders resp. muxers

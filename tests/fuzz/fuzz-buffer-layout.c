@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the checks of client-supplied buffer layouts (compositor/buffer-check.c,
+ * libFuzzer target: the checks of client-supplied buffer layouts (compositor/util/buffer-check.c,
  * used for wl_shm buffers, mapped client dma-bufs and readback of scanned-out ones) and
  * the recorder's minimum frame stride (recorder/format.c, which wbc_recorder_submit
  * checks before it reads stride * height bytes).
@@ -15,7 +15,7 @@
 #include <drm_fourcc.h>
 #include <stdint.h>
 #include <string.h>
-#include "../../compositor/buffer-check.h"
+#include "../../compositor/util/buffer-check.h"
 #include "../../recorder/format.h"
 #include "wbc/kms.h"
 

@@ -1,12 +1,12 @@
 /*
  * libFuzzer target: the compositor's mode ("WxH[@Hz]") and seconds parsers,
- * parse_mode() and parse_seconds() in compositor/options.c. They are static, so
+ * parse_mode() and parse_seconds() in compositor/shell/options.c. They are static, so
  * options.c is included here (its wbc_options_parse() is not fuzzed: it prints to
  * stdout/stderr). The input is the string (cut at its first NUL); the first byte
  * chooses the parser: 's' parses the rest as SECONDS, anything else parses the
  * whole input as a mode.
  */
-#include "../../compositor/options.c"
+#include "../../compositor/shell/options.c"
 
 #include <assert.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: wbc's command line, wbc_options_parse() (compositor/options.c), on
+ * libFuzzer target: wbc's command line, wbc_options_parse() (compositor/shell/options.c), on
  * any argv. The input is split at NUL bytes into arguments after argv[0] = "wbc" (at most
  * MAX_ARGS). It prints its one error line (stderr) or --help/--version (stdout): run with
  * -close_fd_mask=3 (tests/fuzz/run.sh does). Checked on every result:
@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../compositor/options.h"
+#include "../../compositor/shell/options.h"
 #include "fuzz-util.h"
 
 #define MAX_ARGS 64

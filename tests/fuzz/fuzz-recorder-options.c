@@ -10,7 +10,7 @@
  *     part is mostly blind, but it is what user-given options go through).
  * split_opt, container_dict and apply_codec_opts are static, so encode.c is
  * included here (it is also built into the recorder library; this copy is private
- * to the fuzzer). Link with recorder/format.c and recorder/log.c.
+ * to the fuzzer). Link with recorder/format.c and recorder/messages.c.
  */
 #include "../../recorder/encode.c"
 

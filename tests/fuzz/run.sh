@@ -37,10 +37,10 @@ targets=(fuzz-options fuzz-in-formats fuzz-fourcc-list fuzz-recorder-options fuz
 declare -A srcs=(
 	[fuzz-in-formats]="backend/formats.c"
 	[fuzz-fourcc-list]="backend/formats.c"
-	[fuzz-recorder-options]="recorder/format.c recorder/log.c"
+	[fuzz-recorder-options]="recorder/format.c recorder/messages.c"
 	[fuzz-mode]=""
-	[fuzz-options]="compositor/options.c"
-	[fuzz-buffer-layout]="compositor/buffer-check.c backend/formats.c recorder/format.c"
+	[fuzz-options]="compositor/shell/options.c"
+	[fuzz-buffer-layout]="compositor/util/buffer-check.c backend/formats.c recorder/format.c"
 )
 declare -A pkgs=(
 	[fuzz-in-formats]="libdrm"

@@ -34,7 +34,7 @@ struct test_events {
 		int content;             /* frame_check's verdict */
 	} frames[MAX_EVENTS];
 	/* frame_lost reports. Unless allowed, the first one fails the test at once (Linux 6.1
-	 * VKMS can lose a job, and then every later one: see compositor/capture.c). */
+	 * VKMS can lose a job, and then every later one: see compositor/capture/capture.c). */
 	bool allow_lost;
 	size_t n_lost;
 	size_t busy_retries;             /* test_commit_busy_retry's retries */

@@ -2,7 +2,7 @@
  * device's framebuffer list are back where they started — after plain flips, and after
  * 1000 commits armed for writeback (sync_file fds included), sampled midway too.
  *
- * Linux 6.1 VKMS can lose a writeback job (compositor/capture.c explains the race), more
+ * Linux 6.1 VKMS can lose a writeback job (compositor/capture/capture.c explains the race), more
  * often on a loaded TCG host, and from then on completes every job one capture late, so
  * that every later capture would be lost too, one fence timeout (1 s) each. Then the armed
  * part ends early (said in the output): the commits go on without capture, the lost

@@ -38,8 +38,8 @@
 #include <wlcs/display_server.h>
 #include <wlcs/pointer.h>
 #include <wlcs/touch.h>
-#include "log.h"
-#include "server.h"
+#include "shell/server.h"
+#include "util/log.h"
 
 #define OUTPUT_WIDTH 1920
 #define OUTPUT_HEIGHT 1080

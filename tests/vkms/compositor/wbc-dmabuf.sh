@@ -5,7 +5,7 @@
 #  scanout   640x480, the whole output: wlroots scans it out directly (the adapter imports
 #            the client's dma-buf as a KMS framebuffer); captured by writeback
 #  texture   200x150, centred: pixman composites it from a CPU mapping of the dma-buf
-#            (compositor/renderer.c); captured by writeback
+#            (compositor/shell/renderer.c); captured by writeback
 #  readback  640x480 scanned out, captured by readback (a mapping of the client's dma-buf)
 . "$(dirname "$0")/lib.sh"
 # run NAME W H WBC-ARGS...: wbc recording while the client shows a WxH dma-buf; APP stops

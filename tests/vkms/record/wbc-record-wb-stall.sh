@@ -1,7 +1,7 @@
 #!/bin/bash
 # Lost writeback jobs (Linux 6.1 VKMS can lose one, and its out-fence never signals): the
 # KMS backend gives each up after its fence timeout (1 s) and lets the held-back commits
-# go; wbc says so for each, and after 3 in a row (compositor/capture.c) switches to
+# go; wbc says so for each, and after 3 in a row (compositor/capture/capture.c) switches to
 # readback and keeps recording and displaying. WBC_DEBUG_LOSE_WRITEBACK_AFTER=5 gives the
 # backend, for every capture after the 5th, a fence that never signals.
 # With ffv1 the decoded frames still equal what wbc handed to the encoder, and carry the

@@ -1,0 +1,261 @@
+/* Command line parsing: wbc [options] -- APP [ARGS...] */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+
+#ifndef WBC_VERSION
+#define WBC_VERSION "unknown"
+#endif
+
+static const char usage[] =
+	"usage: wbc [--device PATH] [--mode WxH[@Hz]] [--duration SECONDS] [-v] [-h] [--version]\n"
+	"           [--output NAME] [--screenshot-after SECONDS FILE.ppm]...\n"
+	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
+	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
+	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
+	"           [--allow-capture] [--allow-remote] [--headless] -- APP [ARGS...]\n"
+	"\n"
+	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
+	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
+	"\n"
+	"  --device PATH        DRM device to use (default: the session's first GPU)\n"
+	"  --mode WxH[@Hz]      display mode (default: the connector's preferred mode)\n"
+	"  --output NAME        drive only this connector (e.g. Virtual-1; a writeback\n"
+	"                       connector such as Writeback-1 makes a headless output)\n"
+	"  --duration SECONDS   stop this long after APP started (exit status 0)\n"
+	"  --screenshot-after SECONDS FILE\n"
+	"                       debug: write one writeback frame, captured SECONDS after\n"
+	"                       APP started, to FILE as a binary PPM (repeatable);\n"
+	"                       where the display cannot be captured (VKMS on Linux 6.1)\n"
+	"                       wbc drives the writeback connector headless instead\n"
+	"\n"
+	"Recording (the first output, from its first frame until wbc stops):\n"
+	"  --record PATH|URL    record the screen to a file (.mkv, .mp4, ...) or stream it\n"
+	"                       (udp://HOST:PORT and tcp://HOST:PORT as MPEG-TS, rtp://HOST:PORT\n"
+	"                       with an SDP file); where writeback needs it (VKMS on Linux 6.1)\n"
+	"                       wbc drives the writeback connector headless, as above\n"
+	"  --codec NAME         encoder (default: libx264 ultrafast/zerolatency if present,\n"
+	"                       else the best H.264/VP8/MPEG-4 encoder; the log says which)\n"
+	"  --codec-opt KEY=VALUE  encoder AVOption, e.g. crf=18, g=60 (repeatable)\n"
+	"  --container NAME     muxer (default: from the file extension; mpegts for udp/tcp)\n"
+	"  --container-opt KEY=VALUE  muxer/protocol AVOption (repeatable)\n"
+	"  --fps N              capture at most N frames a second (writeback is armed only\n"
+	"                       on the vblanks needed); default: every frame shown\n"
+	"  --capture auto|writeback|readback\n"
+	"                       writeback: the display engine writes each frame to memory;\n"
+	"                       readback: copy the displayed buffer; auto (default):\n"
+	"                       writeback where the device has it, else readback\n"
+	"  --stats              print recorder counters once a second\n"
+	"  --allow-control      let wbcctl start and stop recordings while wbc runs, through\n"
+	"                       a control socket of mode 0600 (and let APP itself do it);\n"
+	"                       capture is set up at start as for --record\n"
+	"  --control-socket PATH  where that socket is (implies --allow-control; default\n"
+	"                       $XDG_RUNTIME_DIR/wbc-control-N for wayland-N)\n"
+	"  --debug-frame-checksums FILE\n"
+	"                       debug: a line per frame given to the encoder (FNV-1a 64 of\n"
+	"                       its B,G,R bytes; see compositor/capture/recording.c)\n"
+	"\n"
+	"Capture and remote control by clients (off by default: any client could read the\n"
+	"screen or type):\n"
+	"  --allow-capture      serve zwlr_screencopy_manager_v1 (grim, wf-recorder, wayvnc)\n"
+	"                       from writeback frames (readback where there is no\n"
+	"                       writeback); capture is set up at start as for --record\n"
+	"  --allow-remote       also zwlr_virtual_pointer_manager_v1 and\n"
+	"                       zwp_virtual_keyboard_manager_v1 (e.g. for wayvnc); implies\n"
+	"                       --allow-capture\n"
+	"  --headless           no physical screen: drive the device's writeback connector\n"
+	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
+	"\n"
+	"  -v, --verbose        debug logging and statistics\n"
+	"  -h, --help           this help\n"
+	"  --version            print the version\n";
+
+/* Seconds become wl_event_source timers of (int) milliseconds: at most INT_MAX ms
+ * (24.8 days). */
+#define MAX_SECONDS (INT_MAX / 1000)
+/* --fps below this would make the capture interval (ns, 64-bit) meaningless. */
+#define MIN_FPS 0.001
+
+static bool parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > MAX_SECONDS)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_mode(const char *s, struct wbc_options *o)
+{
+	char *end;
+	errno = 0;
+	long w = strtol(s, &end, 10);
+	if (errno || end == s || *end != 'x' || w <= 0 || w > 16384)
+		return false;
+	s = end + 1;
+	long h = strtol(s, &end, 10);
+	if (errno || end == s || h <= 0 || h > 16384)
+		return false;
+	double hz = 0;
+	if (*end == '@') {
+		s = end + 1;
+		hz = strtod(s, &end);
+		if (errno || end == s || !isfinite(hz) || hz <= 0 || hz > 1000)
+			return false;
+	}
+	if (*end)
+		return false;
+	o->has_mode = true;
+	o->mode_width = (int32_t)w;
+	o->mode_height = (int32_t)h;
+	o->mode_refresh_mhz = (int32_t)lround(hz * 1000);
+	return true;
+}
+
+__attribute__((format(printf, 1, 2)))
+static enum wbc_parse_result fail(const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	fprintf(stderr, "wbc: ");
+	vfprintf(stderr, fmt, args);
+	fprintf(stderr, " (see wbc --help)\n");
+	va_end(args);
+	return WBC_PARSE_ERROR;
+}
+
+enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_options *o)
+{
+	*o = (struct wbc_options){ 0 };
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return WBC_PARSE_EXIT;
+		} else if (strcmp(a, "--version") == 0) {
+			printf("wbc %s\n", WBC_VERSION);
+			return WBC_PARSE_EXIT;
+		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+			o->verbose = true;
+		} else if (strcmp(a, "--device") == 0) {
+			if (!next)
+				return fail("%s needs a PATH", a);
+			o->device = argv[++i];
+		} else if (strcmp(a, "--output") == 0) {
+			if (!next)
+				return fail("%s needs a connector NAME", a);
+			o->output = argv[++i];
+		} else if (strcmp(a, "--mode") == 0) {
+			if (!next || !parse_mode(next, o))
+				return fail("--mode wants WxH or WxH@Hz, got '%s'", next ? next : "");
+			i++;
+		} else if (strcmp(a, "--duration") == 0) {
+			if (!next || !parse_seconds(next, &o->duration_s))
+				return fail("--duration wants SECONDS (0 to %d), got '%s'", MAX_SECONDS,
+					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--screenshot-after") == 0) {
+			if (i + 2 >= argc)
+				return fail("%s needs SECONDS and a FILE", a);
+			if (o->n_screenshots == WBC_MAX_SCREENSHOTS)
+				return fail("at most %d %s", WBC_MAX_SCREENSHOTS, a);
+			struct wbc_screenshot_request *r = &o->screenshots[o->n_screenshots];
+			if (!parse_seconds(argv[i + 1], &r->after_s))
+				return fail("--screenshot-after wants SECONDS (0 to %d), got '%s'",
+					MAX_SECONDS, argv[i + 1]);
+			r->path = argv[i + 2];
+			o->n_screenshots++;
+			i += 2;
+		} else if (strcmp(a, "--record") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a PATH or URL", a);
+			o->record = argv[++i];
+		} else if (strcmp(a, "--codec") == 0) {
+			if (!next || !*next)
+				return fail("%s needs an encoder NAME", a);
+			o->codec = argv[++i];
+		} else if (strcmp(a, "--container") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a muxer NAME", a);
+			o->container = argv[++i];
+		} else if (strcmp(a, "--codec-opt") == 0 || strcmp(a, "--container-opt") == 0) {
+			bool codec = strcmp(a, "--codec-opt") == 0;
+			size_t *n = codec ? &o->n_codec_opts : &o->n_container_opts;
+			const char **list = codec ? o->codec_opts : o->container_opts;
+			if (!next || !strchr(next, '=') || next[0] == '=')
+				return fail("%s wants KEY=VALUE, got '%s'", a, next ? next : "");
+			if (*n == WBC_MAX_AV_OPTS)
+				return fail("at most %d %s", WBC_MAX_AV_OPTS, a);
+			list[(*n)++] = argv[++i];
+		} else if (strcmp(a, "--fps") == 0) {
+			if (!next || !parse_seconds(next, &o->fps) || o->fps < MIN_FPS ||
+					o->fps > 1000)
+				return fail("--fps wants a number of frames per second (%g to 1000), "
+					"got '%s'", MIN_FPS, next ? next : "");
+			i++;
+		} else if (strcmp(a, "--capture") == 0) {
+			if (next && strcmp(next, "auto") == 0)
+				o->capture = WBC_CAPTURE_AUTO;
+			else if (next && strcmp(next, "writeback") == 0)
+				o->capture = WBC_CAPTURE_FORCE_WRITEBACK;
+			else if (next && strcmp(next, "readback") == 0)
+				o->capture = WBC_CAPTURE_FORCE_READBACK;
+			else
+				return fail("--capture wants auto, writeback or readback, got '%s'",
+					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--stats") == 0) {
+			o->stats = true;
+		} else if (strcmp(a, "--allow-control") == 0) {
+			o->allow_control = true;
+		} else if (strcmp(a, "--control-socket") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a PATH", a);
+			o->control_socket = argv[++i];
+			o->allow_control = true;
+		} else if (strcmp(a, "--allow-capture") == 0) {
+			o->allow_capture = true;
+		} else if (strcmp(a, "--headless") == 0) {
+			o->headless = true;
+		} else if (strcmp(a, "--allow-remote") == 0) {
+			o->allow_remote = true;
+			o->allow_capture = true;
+		} else if (strcmp(a, "--debug-frame-checksums") == 0) {
+			if (!next || !*next)
+				return fail("%s needs a FILE", a);
+			o->frame_checksums = argv[++i];
+		} else if (a[0] == '-') {
+			return fail("unknown option '%s'", a);
+		} else {
+			break;                   /* APP without "--" */
+		}
+	}
+	if (!o->record) {
+		const char *needs = o->codec ? "--codec" : o->container ? "--container" :
+			o->n_codec_opts ? "--codec-opt" : o->n_container_opts ? "--container-opt" :
+			o->fps > 0 ? "--fps" : o->frame_checksums ? "--debug-frame-checksums" : NULL;
+		if (needs)
+			return fail("%s only makes sense with --record", needs);
+		if (o->stats && !o->allow_control)
+			return fail("%s", "--stats only makes sense with --record or --allow-control");
+	}
+	if (o->headless && o->output)
+		return fail("%s", "--headless and --output both choose the output: give one");
+	if (i >= argc)
+		return fail("%s", "no APP given: wbc [options] -- APP [ARGS...]");
+	o->app_argv = &argv[i];
+	return WBC_PARSE_OK;
+}

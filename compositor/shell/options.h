@@ -1,0 +1,75 @@
+/* Command line of wbc. */
+#ifndef WBC_OPTIONS_H
+#define WBC_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WBC_MAX_SCREENSHOTS 8
+#define WBC_MAX_AV_OPTS 32
+
+/* --capture */
+enum wbc_capture_choice {
+	WBC_CAPTURE_AUTO,                /* writeback where the device has it, else readback */
+	WBC_CAPTURE_FORCE_WRITEBACK,
+	WBC_CAPTURE_FORCE_READBACK,
+};
+
+/* --screenshot-after: the first frame captured (writeback or readback, as for recording)
+ * once after_s has passed. */
+struct wbc_screenshot_request {
+	double after_s;                  /* seconds after APP was started (server.c arms it) */
+	const char *path;                /* borrowed from argv */
+};
+
+/* Filled by wbc_options_parse; every string is borrowed from argv. */
+struct wbc_options {
+	const char *device;              /* --device PATH, or NULL: ask the session for a GPU */
+	const char *output;              /* --output NAME: drive only this connector */
+	bool has_mode;
+	int32_t mode_width, mode_height;
+	int32_t mode_refresh_mhz;        /* 0: any refresh */
+	double duration_s;               /* --duration; 0: until APP exits or a signal */
+	bool verbose;
+	size_t n_screenshots;
+	struct wbc_screenshot_request screenshots[WBC_MAX_SCREENSHOTS];
+	/* Recording (capture/recording.c); all NULL/0 without --record. */
+	const char *record;              /* --record PATH|URL */
+	const char *codec;               /* --codec NAME, NULL: the recorder's default */
+	const char *container;           /* --container NAME, NULL: from the output's name */
+	size_t n_codec_opts, n_container_opts;
+	const char *codec_opts[WBC_MAX_AV_OPTS];     /* --codec-opt KEY=VALUE */
+	const char *container_opts[WBC_MAX_AV_OPTS]; /* --container-opt KEY=VALUE */
+	double fps;                      /* --fps cap; 0: every frame shown */
+	enum wbc_capture_choice capture; /* --capture */
+	bool stats;                      /* --stats */
+	/* Recording control (capture/control.c): --allow-control, --control-socket PATH (implies it). */
+	bool allow_control;
+	const char *control_socket;      /* NULL: $XDG_RUNTIME_DIR/wbc-control-N */
+	const char *frame_checksums;     /* --debug-frame-checksums FILE */
+	/* Screen capture for clients (capture/screencopy.c): --allow-capture; --allow-remote
+	 * (implies it) adds the virtual pointer and keyboard of remote desktops (remote.c). */
+	bool allow_capture;
+	bool allow_remote;
+	bool headless;                   /* --headless: the writeback connector is the screen */
+	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
+	/* Set only by embedders (tests/wlcs), never by the command line (which leaves them 0):
+	 * a core with no screen, no session, no socket, no signal handlers and no APP, on
+	 * wlroots' headless backend with one output of this size; input devices are the
+	 * embedder's (wlr_headless_add_input_device on server->backend). */
+	bool embedded;
+	int32_t embedded_width, embedded_height;
+	/* Toplevels keep the size they choose and the place they are given (xdg.c's windowed
+	 * policy) instead of the kiosk's one fullscreen application. */
+	bool windowed;
+};
+
+enum wbc_parse_result {
+	WBC_PARSE_OK,
+	WBC_PARSE_EXIT,                  /* --help or --version printed: exit 0 */
+	WBC_PARSE_ERROR,                 /* one "wbc: ..." line printed: exit 2 */
+};
+
+enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_options *out);
+
+#endif

@@ -1,0 +1,246 @@
+/* Outputs on the compositor side: mode choice, layout, scene output, frame scheduling
+ * (render only on a frame event with damage: no commits at all when idle), capture. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <drm_fourcc.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_damage.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/box.h>
+#include "adapter/adapter.h"
+#include "capture/capture.h"
+#include "util/log.h"
+#include "capture/recording.h"
+#include "server.h"
+
+/* One per wlr_output; owned by server->screens, freed when the output is destroyed. */
+struct wbc_screen {
+	struct wbc_server *server;
+	struct wlr_output *output;       /* borrowed */
+	struct wlr_scene_output *scene_output; /* owned by the scene (made by the layout) */
+	struct wbc_capture *capture;     /* owned */
+	struct wl_listener frame, destroy;
+	struct wl_list link;
+};
+
+static void screen_free(struct wbc_screen *sc)
+{
+	wl_list_remove(&sc->frame.link);
+	wl_list_remove(&sc->destroy.link);
+	wl_list_remove(&sc->link);
+	wbc_capture_destroy(sc->capture);
+	free(sc);
+}
+
+static void handle_frame(struct wl_listener *listener, void *data)
+{
+	struct wbc_screen *sc = wl_container_of(listener, sc, frame);
+	struct wlr_scene_output *so = sc->scene_output;
+	/* wlr_scene_output_commit renders only with damage, but its direct scan-out path
+	 * commits unconditionally: check first so that an idle screen commits nothing. */
+	if (sc->output->needs_frame || pixman_region32_not_empty(&so->damage->current))
+		wlr_scene_output_commit(so);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(so, &now);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct wbc_screen *sc = wl_container_of(listener, sc, destroy);
+	screen_free(sc);
+}
+
+static void describe_modes(struct wlr_output *output, char *buf, size_t len)
+{
+	size_t used = 0;
+	struct wlr_output_mode *m;
+	buf[0] = '\0';
+	int shown = 0;
+	wl_list_for_each(m, &output->modes, link) {
+		if (used >= len || shown == 8)
+			break;
+		int n = snprintf(buf + used, len - used, "%s%dx%d@%.2f", shown ? " " : "",
+			m->width, m->height, m->refresh / 1000.0);
+		used += n > 0 ? (size_t)n : 0;
+		shown++;
+	}
+	if (shown == 8 && used < len)
+		snprintf(buf + used, len - used, " ...");
+}
+
+/* --record: the first output is recorded from its first frame. */
+static int start_recording(struct wbc_server *s, struct wbc_screen *sc)
+{
+	const struct wbc_options *o = s->opts;
+	if (!o->record || s->recording)
+		return 0;
+	struct wbc_recording_params p = { .target = o->record, .codec = o->codec,
+		.container = o->container, .codec_opts = o->codec_opts,
+		.n_codec_opts = o->n_codec_opts, .container_opts = o->container_opts,
+		.n_container_opts = o->n_container_opts, .fps = o->fps,
+		.frame_checksums = o->frame_checksums };
+	char err[16384];                 /* an unknown codec's message lists every encoder */
+	if (wbc_recording_start(s, sc->output, sc->capture, &p, err, sizeof(err)) == 0)
+		return 0;
+	wbc_log(WLR_ERROR, "%s", err);
+	return -1;
+}
+
+static struct wlr_output_mode *pick_mode(struct wbc_server *s, struct wlr_output *output)
+{
+	const struct wbc_options *o = s->opts;
+	if (!o->has_mode)
+		return wlr_output_preferred_mode(output);
+	struct wlr_output_mode *m, *best = NULL;
+	wl_list_for_each(m, &output->modes, link) {
+		if (m->width != o->mode_width || m->height != o->mode_height)
+			continue;
+		if (o->mode_refresh_mhz) {
+			if (abs(m->refresh - o->mode_refresh_mhz) < 500)
+				return m;
+		} else if (!best || m->preferred || m->refresh > best->refresh) {
+			best = m;
+		}
+	}
+	return best;
+}
+
+void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
+{
+	if (!wlr_output_init_render(output, s->allocator, s->renderer)) {
+		wbc_log(WLR_ERROR, "%s: cannot set up rendering (allocator/renderer mismatch)",
+			output->name);
+		wbc_server_stop(s, 1);
+		return;
+	}
+	if (!wl_list_empty(&output->modes)) {
+		struct wlr_output_mode *mode = pick_mode(s, output);
+		if (!mode) {
+			char have[256];
+			describe_modes(output, have, sizeof(have));
+			wbc_log(WLR_ERROR, "no mode %dx%d%s on %s (it has: %s)", s->opts->mode_width,
+				s->opts->mode_height, s->opts->mode_refresh_mhz ? " at that refresh" : "",
+				output->name, have);
+			wbc_server_stop(s, 1);
+			return;
+		}
+		wlr_output_set_mode(output, mode);
+	}
+	wlr_output_enable(output, true);
+	if (!wlr_output_commit(output)) {
+		wbc_log(WLR_ERROR, "%s: cannot light up the display (run with -v for details)",
+			output->name);
+		wbc_server_stop(s, 1);
+		return;
+	}
+	struct wbc_screen *sc = calloc(1, sizeof(*sc));
+	if (!sc) {
+		wbc_server_stop(s, 1);
+		return;
+	}
+	sc->server = s;
+	sc->output = output;
+	wlr_output_layout_add_auto(s->layout, output);
+	sc->scene_output = wlr_scene_get_scene_output(s->scene, output);
+	if (!sc->scene_output)
+		sc->scene_output = wlr_scene_output_create(s->scene, output);
+	sc->frame.notify = handle_frame;
+	wl_signal_add(&output->events.frame, &sc->frame);
+	sc->destroy.notify = handle_destroy;
+	wl_signal_add(&output->events.destroy, &sc->destroy);
+	wl_list_insert(s->screens.prev, &sc->link);
+	if (wbc_output_is_adapter(output)) {
+		sc->capture = wbc_capture_create(output);
+		if (sc->capture && s->opts->capture == WBC_CAPTURE_FORCE_READBACK)
+			wbc_capture_set_method(sc->capture, WBC_CAPTURE_READBACK);
+		if (sc->capture)
+			wbc_screenshots_attach(s, sc->capture);
+		if (sc->capture && start_recording(s, sc) < 0) {
+			wbc_server_stop(s, 1);
+			return;
+		}
+	}
+	wbc_log(WLR_INFO, "%s: %dx%d@%.3f Hz", output->name, output->width, output->height,
+		output->refresh / 1000.0);
+	wbc_xdg_resize_all(s);
+}
+
+struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output **output)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link) {
+		if (sc->capture) {
+			*output = sc->output;
+			return sc->capture;
+		}
+	}
+	return NULL;
+}
+
+int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
+		struct wbc_capture *cap, unsigned pool, uint32_t *format, char *line, size_t len)
+{
+	char how[800] = "";
+	/* Readback, once chosen (or fallen back to after writeback stalled), stays. */
+	bool readback = wbc_capture_get_method(cap) == WBC_CAPTURE_READBACK;
+	if (readback && s->opts->capture != WBC_CAPTURE_FORCE_READBACK)
+		snprintf(how, sizeof(how), "readback chosen earlier");
+	if (!readback && s->opts->capture != WBC_CAPTURE_FORCE_READBACK) {
+		if (wbc_output_prepare_writeback(output, pool, format, how, sizeof(how)) == 0) {
+			wbc_capture_set_method(cap, WBC_CAPTURE_WRITEBACK);
+			snprintf(line, len, "capture: writeback (%s; %u buffers)", how, pool);
+			return 0;
+		}
+		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {
+			snprintf(line, len, "--capture writeback: %s cannot be captured: %s",
+				output->name, how);
+			return -1;
+		}
+	}
+	wbc_capture_set_method(cap, WBC_CAPTURE_READBACK);
+	/* The renderer draws into the output's swapchain in its render format; readback
+	 * copies XRGB/ARGB as XRGB (alpha unused) and XBGR/ABGR as XBGR. */
+	uint32_t rf = output->render_format ? output->render_format : DRM_FORMAT_XRGB8888;
+	*format = (rf == DRM_FORMAT_XBGR8888 || rf == DRM_FORMAT_ABGR8888) ?
+		DRM_FORMAT_XBGR8888 : DRM_FORMAT_XRGB8888;
+	bool forced = s->opts->capture == WBC_CAPTURE_FORCE_READBACK;
+	snprintf(line, len, "capture: readback (%s%s%s%.800s; copying each displayed buffer "
+		"through wlr_buffer data-pointer access, after render)",
+		forced ? "--capture readback" : "no writeback for ", forced ? "" : output->name,
+		forced ? "" : ": ", forced ? "" : how);
+	return 0;
+}
+
+struct wbc_capture *wbc_screen_capture_of(struct wbc_server *s, struct wlr_output *output)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link)
+		if (sc->output == output)
+			return sc->capture;
+	return NULL;
+}
+
+bool wbc_screen_box(struct wbc_server *s, struct wlr_box *box)
+{
+	if (wl_list_empty(&s->screens))
+		return false;
+	struct wbc_screen *sc = wl_container_of(s->screens.next, sc, link);
+	const struct wlr_box *b = wlr_output_layout_get_box(s->layout, sc->output);
+	if (!b || wlr_box_empty(b))
+		return false;
+	*box = *b;
+	return true;
+}
+
+void wbc_screen_finish_all(struct wbc_server *s)
+{
+	struct wbc_screen *sc, *tmp;
+	wl_list_for_each_safe(sc, tmp, &s->screens, link)
+		screen_free(sc);
+}

@@ -1,0 +1,390 @@
+/* xdg-shell: every toplevel is made fullscreen and sized to the output (centred if it
+ * insists on a smaller size), or, under the windowed policy (opts->windowed: tests/wlcs,
+ * dialogs), keeps the size it chooses at the place it is given; popups are placed inside
+ * the output. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/box.h>
+#include "util/log.h"
+#include "server.h"
+
+/* A toplevel; owned by server->views, freed when its xdg_surface is destroyed. */
+struct wbc_view {
+	struct wbc_server *server;
+	struct wlr_xdg_surface *xdg;     /* borrowed */
+	struct wlr_scene_node *node;     /* owned by the scene; goes with the xdg_surface */
+	struct wl_listener map, unmap, destroy, commit, request_fullscreen, request_maximize;
+	struct wl_listener request_move;
+	struct wl_list link;             /* server->views */
+	struct wlr_box sized_to;         /* the box last sent in a configure */
+	int x, y;                        /* windowed: its window geometry's top left, layout
+	                                  * coordinates */
+	int normal_x, normal_y;          /* windowed: x, y before fullscreen or maximized */
+	bool mapped;
+};
+
+/* The one seam between the kiosk policy and the windowed one; chosen once per server from
+ * opts->windowed. */
+struct wbc_view_policy {
+	void (*size)(struct wbc_view *v);    /* before a configure goes out */
+	void (*place)(struct wbc_view *v);   /* the node's position in the scene */
+	/* The client asked to be (un)fullscreen or (un)maximized: requested says which. */
+	void (*request_state)(struct wbc_view *v);
+	bool click_to_focus;                 /* a button press focuses its toplevel */
+};
+
+static void kiosk_place(struct wbc_view *v)
+{
+	struct wlr_box box, geo;
+	if (!wbc_screen_box(v->server, &box))
+		box = (struct wlr_box){ 0 };
+	wlr_xdg_surface_get_geometry(v->xdg, &geo);
+	int x = box.x - geo.x, y = box.y - geo.y;
+	if (geo.width > 0 && geo.width < box.width)
+		x += (box.width - geo.width) / 2;
+	if (geo.height > 0 && geo.height < box.height)
+		y += (box.height - geo.height) / 2;
+	wlr_scene_node_set_position(v->node, x, y);
+}
+
+static void kiosk_size(struct wbc_view *v)
+{
+	struct wlr_box box;
+	if (!wbc_screen_box(v->server, &box))
+		return;
+	if (box.width == v->sized_to.width && box.height == v->sized_to.height)
+		return;
+	v->sized_to = box;
+	wlr_xdg_toplevel_set_fullscreen(v->xdg, true);
+	wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
+}
+
+/* The client's own size: wlroots' initial configure says 0x0 (client's choice). */
+static void windowed_size(struct wbc_view *v)
+{
+}
+
+/* wlroots' scene already puts the surface at minus the window geometry's offset. */
+static void windowed_place(struct wbc_view *v)
+{
+	wlr_scene_node_set_position(v->node, v->x, v->y);
+}
+
+/* Always fullscreen; the protocol wants a configure in reply anyway. */
+static void kiosk_request_state(struct wbc_view *v)
+{
+	wlr_xdg_surface_schedule_configure(v->xdg);
+}
+
+/* Fullscreen or maximized: the first output's box (wbc draws no panels); back to normal:
+ * the client's own size at the place it had. */
+static void windowed_request_state(struct wbc_view *v)
+{
+	const struct wlr_xdg_toplevel_requested *r = &v->xdg->toplevel->requested;
+	const struct wlr_xdg_toplevel_configure *now = &v->xdg->toplevel->scheduled;
+	bool full = r->fullscreen, max = r->maximized && !full;
+	bool was_normal = !now->fullscreen && !now->maximized;
+	struct wlr_box box = { 0 };
+	wbc_screen_box(v->server, &box);
+	wlr_xdg_toplevel_set_fullscreen(v->xdg, full);
+	wlr_xdg_toplevel_set_maximized(v->xdg, max);
+	if (full || max) {
+		if (was_normal) {
+			v->normal_x = v->x;
+			v->normal_y = v->y;
+		}
+		v->x = box.x;
+		v->y = box.y;
+		wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
+	} else {
+		if (!was_normal) {
+			v->x = v->normal_x;
+			v->y = v->normal_y;
+		}
+		wlr_xdg_toplevel_set_size(v->xdg, 0, 0);
+	}
+}
+
+static const struct wbc_view_policy kiosk = { kiosk_size, kiosk_place, kiosk_request_state,
+	false };
+static const struct wbc_view_policy windowed = { windowed_size, windowed_place,
+	windowed_request_state, true };
+
+static const struct wbc_view_policy *policy(struct wbc_server *s)
+{
+	return s->opts->windowed ? &windowed : &kiosk;
+}
+
+static void view_size(struct wbc_view *v)
+{
+	policy(v->server)->size(v);
+}
+
+static void view_place(struct wbc_view *v)
+{
+	policy(v->server)->place(v);
+	wbc_input_rebase_pointer(v->server);
+}
+
+static void view_focus(struct wbc_view *v)
+{
+	struct wbc_server *s = v->server;
+	struct wbc_view *prev = wl_list_empty(&s->views) ? NULL :
+		wl_container_of(s->views.next, prev, link);
+	if (prev && prev != v && prev->mapped)
+		wlr_xdg_toplevel_set_activated(prev->xdg, false);
+	wl_list_remove(&v->link);
+	wl_list_insert(&s->views, &v->link);
+	wlr_scene_node_raise_to_top(v->node);
+	wlr_xdg_toplevel_set_activated(v->xdg, true);
+	wbc_input_focus_surface(s, v->xdg->surface);
+}
+
+static void handle_map(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, map);
+	v->mapped = true;
+	view_place(v);
+	view_focus(v);
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, unmap);
+	struct wbc_server *s = v->server;
+	v->mapped = false;
+	if (s->move.view == v)
+		s->move.view = NULL;
+	wbc_input_rebase_pointer(s);     /* the scene hid it already (its listener came first) */
+	struct wbc_view *first = wl_container_of(s->views.next, first, link);
+	if (first != v)
+		return;
+	/* It had the focus: hand it to the next mapped toplevel, if any. */
+	struct wbc_view *next;
+	wl_list_for_each(next, &s->views, link) {
+		if (next != v && next->mapped) {
+			view_focus(next);
+			return;
+		}
+	}
+	wbc_input_focus_surface(s, NULL);
+}
+
+static void handle_commit(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, commit);
+	/* The first commit is when the initial configure goes out: size it there. */
+	view_size(v);
+	if (v->mapped)
+		view_place(v);
+}
+
+static void handle_request_state(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, request_fullscreen);
+	if (v->xdg->added)
+		policy(v->server)->request_state(v);
+}
+
+static void handle_request_maximize(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, request_maximize);
+	if (v->xdg->added)
+		policy(v->server)->request_state(v);
+}
+
+/* Windowed policy: the window follows the pointer until the button goes up; refused
+ * unless the serial is that of a button press on it still held. */
+static void handle_request_move(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, request_move);
+	struct wbc_server *s = v->server;
+	struct wlr_xdg_toplevel_move_event *ev = data;
+	if (!s->opts->windowed || !v->mapped ||
+			!wlr_seat_validate_pointer_grab_serial(s->input.seat, v->xdg->surface,
+				ev->serial))
+		return;
+	s->move.view = v;
+	s->move.dx = s->input.cursor->x - v->x;
+	s->move.dy = s->input.cursor->y - v->y;
+	wlr_seat_pointer_clear_focus(s->input.seat);
+}
+
+bool wbc_xdg_move_motion(struct wbc_server *s)
+{
+	struct wbc_view *v = s->move.view;
+	if (!v)
+		return false;
+	v->x = (int)(s->input.cursor->x - s->move.dx);
+	v->y = (int)(s->input.cursor->y - s->move.dy);
+	windowed_place(v);               /* not view_place: no pointer rebase in a move */
+	return true;
+}
+
+bool wbc_xdg_move_end(struct wbc_server *s)
+{
+	if (!s->move.view)
+		return false;
+	s->move.view = NULL;
+	return true;
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, destroy);
+	if (v->server->move.view == v)
+		v->server->move.view = NULL;
+	wl_list_remove(&v->request_move.link);
+	wl_list_remove(&v->map.link);
+	wl_list_remove(&v->unmap.link);
+	wl_list_remove(&v->destroy.link);
+	wl_list_remove(&v->commit.link);
+	wl_list_remove(&v->request_fullscreen.link);
+	wl_list_remove(&v->request_maximize.link);
+	wl_list_remove(&v->link);
+	free(v);
+}
+
+static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
+{
+	struct wbc_view *v = calloc(1, sizeof(*v));
+	if (!v) {
+		wl_resource_post_no_memory(xdg->resource);
+		return;
+	}
+	v->server = s;
+	v->xdg = xdg;
+	v->node = wlr_scene_xdg_surface_create(&s->scene->node, xdg);
+	if (!v->node) {
+		free(v);
+		wl_resource_post_no_memory(xdg->resource);
+		return;
+	}
+	v->node->data = v;
+	xdg->data = v->node;
+	v->map.notify = handle_map;
+	wl_signal_add(&xdg->events.map, &v->map);
+	v->unmap.notify = handle_unmap;
+	wl_signal_add(&xdg->events.unmap, &v->unmap);
+	v->destroy.notify = handle_destroy;
+	wl_signal_add(&xdg->events.destroy, &v->destroy);
+	v->commit.notify = handle_commit;
+	wl_signal_add(&xdg->surface->events.commit, &v->commit);
+	v->request_fullscreen.notify = handle_request_state;
+	wl_signal_add(&xdg->toplevel->events.request_fullscreen, &v->request_fullscreen);
+	v->request_maximize.notify = handle_request_maximize;
+	wl_signal_add(&xdg->toplevel->events.request_maximize, &v->request_maximize);
+	v->request_move.notify = handle_request_move;
+	wl_signal_add(&xdg->toplevel->events.request_move, &v->request_move);
+	wl_list_insert(s->views.prev, &v->link);
+	struct wlr_box box;
+	if (wbc_screen_box(s, &box)) {
+		v->x = box.x;
+		v->y = box.y;
+	}
+	/* wlroots 0.15 announces the surface on its initial commit, whose configure is
+	 * scheduled but not sent yet: this size goes out with it. */
+	view_size(v);
+}
+
+static void new_popup(struct wbc_server *s, struct wlr_xdg_surface *xdg)
+{
+	struct wlr_xdg_popup *popup = xdg->popup;
+	if (!popup->parent || !wlr_surface_is_xdg_surface(popup->parent))
+		return;                      /* no parent we know: it stays unmapped */
+	struct wlr_xdg_surface *parent = wlr_xdg_surface_from_wlr_surface(popup->parent);
+	struct wlr_scene_node *parent_node = parent->data;
+	if (!parent_node)
+		return;
+	struct wlr_scene_node *node = wlr_scene_xdg_surface_create(parent_node, xdg);
+	if (!node) {
+		wl_resource_post_no_memory(xdg->resource);
+		return;
+	}
+	xdg->data = node;
+	/* Keep it inside the output: the box in the coordinates of its toplevel. */
+	struct wlr_xdg_surface *top = parent;
+	while (top->role == WLR_XDG_SURFACE_ROLE_POPUP && top->popup->parent &&
+			wlr_surface_is_xdg_surface(top->popup->parent))
+		top = wlr_xdg_surface_from_wlr_surface(top->popup->parent);
+	struct wlr_box box;
+	int lx = 0, ly = 0;
+	if (top->data && wbc_screen_box(s, &box) &&
+			wlr_scene_node_coords(top->data, &lx, &ly)) {
+		box.x -= lx;
+		box.y -= ly;
+		wlr_xdg_popup_unconstrain_from_box(popup, &box);
+	}
+}
+
+static void handle_new_xdg_surface(struct wl_listener *listener, void *data)
+{
+	struct wbc_server *s = wl_container_of(listener, s, new_xdg_surface);
+	struct wlr_xdg_surface *xdg = data;
+	if (xdg->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL)
+		new_toplevel(s, xdg);
+	else if (xdg->role == WLR_XDG_SURFACE_ROLE_POPUP)
+		new_popup(s, xdg);
+}
+
+void wbc_xdg_resize_all(struct wbc_server *s)
+{
+	struct wbc_view *v;
+	wl_list_for_each(v, &s->views, link) {
+		if (v->xdg->added)
+			view_size(v);
+		if (v->mapped)
+			view_place(v);
+	}
+}
+
+void wbc_xdg_click(struct wbc_server *s, struct wlr_surface *surface)
+{
+	if (!policy(s)->click_to_focus || !surface)
+		return;
+	struct wlr_surface *root = wlr_surface_get_root_surface(surface);
+	if (!wlr_surface_is_xdg_surface(root))
+		return;
+	struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(root);
+	while (xdg && xdg->role == WLR_XDG_SURFACE_ROLE_POPUP)
+		xdg = xdg->popup->parent && wlr_surface_is_xdg_surface(xdg->popup->parent) ?
+			wlr_xdg_surface_from_wlr_surface(xdg->popup->parent) : NULL;
+	struct wbc_view *v;
+	wl_list_for_each(v, &s->views, link) {
+		if (v->xdg == xdg && v->mapped) {
+			view_focus(v);
+			return;
+		}
+	}
+}
+
+int wbc_xdg_move(struct wbc_server *s, struct wlr_surface *surface, int x, int y)
+{
+	if (!wlr_surface_is_xdg_surface(surface))
+		return -1;
+	struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(surface);
+	struct wbc_view *v;
+	wl_list_for_each(v, &s->views, link) {
+		if (v->xdg == xdg) {
+			v->x = x;
+			v->y = y;
+			view_place(v);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int wbc_xdg_init(struct wbc_server *s)
+{
+	s->xdg_shell = wlr_xdg_shell_create(s->display);
+	if (!s->xdg_shell)
+		return -1;
+	s->new_xdg_surface.notify = handle_new_xdg_surface;
+	wl_signal_add(&s->xdg_shell->events.new_surface, &s->new_xdg_surface);
+	return 0;
+}
