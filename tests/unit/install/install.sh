@@ -1,12 +1,14 @@
 #!/bin/sh
-# install.sh BUILD_DIR SOURCE_DIR CC SANITIZE MAN: `meson install --destdir` puts the
-# commands, the man pages (MAN=true), the example systemd unit and libwbc-kms with its
-# header and pkg-config file in place, and examples/kms-planes.c builds and runs against
-# that install alone: only the installed header (so kms.h includes nothing private) and
-# the shared library.
+# install.sh BUILD_DIR SOURCE_DIR CC SANITIZE MAN [VKMS_RUN]: `meson install --destdir`
+# puts the commands, the man pages (MAN=true), the example systemd unit and libwbc-kms
+# with its header and pkg-config file in place, and examples/kms-planes.c builds and runs
+# against that install alone: only the installed header (so kms.h includes nothing
+# private) and the shared library. With VKMS_RUN (tests/vm/vkms-run), the program then
+# lists the planes of the VKMS device in a guest.
 set -eu
-build=$1 src=$2 cc=$3 sanitize=$4 man=$5
-d=$(mktemp -d)
+build=$1 src=$2 cc=$3 sanitize=$4 man=$5 vkms_run=${6:-}
+# In the build tree, not /tmp: a guest sees the project tree, and /tmp is its own.
+d=$(mktemp -d "$(cd "$build" && pwd)/install-test.XXXXXX")
 trap 'rm -rf "$d"' EXIT
 fail() { echo "install: $*" >&2; exit 1; }
 
@@ -61,3 +63,16 @@ out=$(LD_LIBRARY_PATH=$libdir "$d/kms-planes" /nonexistent/card 2>&1) && fail "o
 [ "$out" = "kms-planes: cannot open /nonexistent/card: No such file or directory" ] ||
 	fail "unexpected output: $out"
 echo "install: $prefix holds the commands, man pages and libwbc-kms; kms-planes built with: $flags"
+[ -n "$vkms_run" ] || exit 0
+
+# On a real device: VKMS (booted with an overlay and a cursor plane) has one plane of each
+# type on its CRTC, and the primary lists the formats VKMS composes.
+"$vkms_run" --param enable_cursor=1 --param enable_overlay=1 -- \
+	env LD_LIBRARY_PATH="$libdir" "$d/kms-planes" >"$d/guest.log" 2>&1 ||
+	{ cat "$d/guest.log" >&2; fail "kms-planes failed in the guest"; }
+grep -a '^plane ' "$d/guest.log" >"$d/planes" || true
+cat "$d/planes"
+for type in primary overlay cursor; do
+	grep -Eq "^plane [0-9]+ $type, [1-9][0-9]* formats\$" "$d/planes" || fail "no $type plane listed"
+done
+echo "install: the installed library listed $(wc -l <"$d/planes") planes of the guest's VKMS device"
