@@ -3,7 +3,7 @@
 #   tests/wlcs.sh RUNNER MODULE EXPECTED
 # RUNNER: wlcs' runner (pkg-config --variable=test_runner wlcs; its .asan variant for an
 # ASan build), MODULE: wbc-wlcs.so, EXPECTED: the tests expected to fail, one a line with
-# the reason (tests/wlcs/expected.txt). The suite runs in gtest shards, two per core (every
+# the reason (tests/wlcs-expected.txt). The suite runs in gtest shards, two per core (every
 # test makes and ends its own server, and mostly waits). Fails on a failure not listed, on
 # a listed test that passes (take it off the list) and on a sanitizer report of wbc's
 # (tests/wlcs/lsan-triage.py); ends with "N passed, N failed, N skipped".
@@ -30,7 +30,7 @@ filter=${WLCS_FILTER:-*}
 # a leak is attributed: tests/wlcs/lsan.supp names wlroots 0.15's one; nothing of wbc's is
 # suppressed.
 export ASAN_OPTIONS="fast_unwind_on_malloc=0:malloc_context_size=12${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-export LSAN_OPTIONS="suppressions=$(dirname "$expected")/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/wlcs/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 start=$(date +%s)
 i=0 pids=
 while [ $i -lt "$shards" ]; do
