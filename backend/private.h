@@ -89,5 +89,10 @@ struct wbc_kms_device *wbc_kms_pipe_device(const struct wbc_kms_pipe *pipe);
  * when the object lacks it. */
 int wbc_kms_atomic_add(struct wbc_kms_device *dev, drmModeAtomicReq *req, uint32_t obj,
 		uint32_t prop, uint64_t value, const char *what);
+/* The request builders' shorthand (commit.c, restore.c): add obj's property `field`
+ * unless an earlier step failed, so a builder is a list of ADDs with one check at the
+ * end. Needs `dev`, `req` and an int `ret` (0 so far) in scope. */
+#define ADD(obj, props, field, value) \
+	ret = ret ? ret : wbc_kms_atomic_add(dev, req, (obj)->id, (props).field, (value), #field)
 
 #endif
