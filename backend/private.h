@@ -37,7 +37,9 @@ void wbc_kms_formats_free(struct wbc_kms_format *formats, size_t n);
 int wbc_kms_discover(struct wbc_kms_device *dev);
 void wbc_kms_discovery_free(struct wbc_kms_device *dev);
 
-/* events.c: one epoll fd for the DRM fd and every fence fd. */
+/* events.c: one epoll fd for the DRM fd, every writeback fence fd and the fence timer. */
+/* Owned by whoever adds it (the event loop, a writeback slot, the pool's timer), which
+ * removes it before freeing it; the loop only borrows it while it is added. */
 struct wbc_kms_event_source {
 	int fd;
 	void (*handle)(struct wbc_kms_event_source *src, uint32_t events);

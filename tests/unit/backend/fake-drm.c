@@ -26,12 +26,14 @@
 #define MAX_BUFFERS 32
 #define MAX_FENCES 64
 
-/* The request backend/ builds; drmModeAtomicReq is opaque in libdrm's header. */
+/* The request backend/ builds (drmModeAtomicReq is opaque in libdrm's header); owned by
+ * the caller of drmModeAtomicAlloc until drmModeAtomicFree. */
 struct _drmModeAtomicReq {
 	size_t n, cap;
 	struct fake_drm_prop *items;     /* owned */
 };
 
+/* A KMS object's properties: ids and current values; part of the device. */
 struct obj_props {
 	uint32_t obj, type;
 	size_t n;
@@ -39,13 +41,15 @@ struct obj_props {
 	uint64_t values[MAX_OBJ_PROPS];  /* current state, updated by real commits */
 };
 
+/* A property blob, alive until drmModeDestroyPropertyBlob or fake_drm_close. */
 struct blob {
 	uint32_t id;                     /* 0: slot free */
 	size_t len;
 	void *data;                      /* owned */
 };
 
-/* A dumb buffer with its framebuffer (one each: backend/ makes them in pairs). */
+/* A dumb buffer with its framebuffer (one each: backend/ makes them in pairs), alive
+ * until drmModeDestroyDumbBuffer; fake_drm_n_buffers counts the ones never destroyed. */
 struct buffer {
 	uint32_t handle, fb_id;          /* handle 0: slot free; fb_id 0: no framebuffer */
 	uint32_t pitch;
@@ -53,6 +57,8 @@ struct buffer {
 	void *mem;                       /* owned; what mmap of the device fd returns */
 };
 
+/* A writeback out-fence; the fake keeps its end until fake_drm_close, the backend owns
+ * the dup it was given. */
 struct fence {
 	int fd;                          /* the fake's end; the backend got a dup */
 	int given_fd;                    /* the backend's number, to recognise it in ioctl */
@@ -60,12 +66,14 @@ struct fence {
 	uint64_t signalled_ns;           /* 0: not yet */
 };
 
+/* A page-flip event queued for drmHandleEvent; a plain value. */
 struct flip_event {
 	uint64_t seq, ts_ns;
 	void *user_data;
 };
 
-/* The whole device; static because libdrm's API carries only an fd. */
+/* The whole device, from fake_drm_open to fake_drm_close; static because libdrm's API
+ * carries only an fd. */
 static struct {
 	int fd;                          /* eventfd: readable while flip events are queued */
 	struct obj_props objs[5];

@@ -51,6 +51,7 @@ enum {
 #define FAKE_DRM_HEIGHT 48
 #define FAKE_DRM_FRAME_NS 1000000000ull
 
+/* One property set in a request; a plain value, copied wherever it goes. */
 struct fake_drm_prop {
 	uint32_t obj, prop;
 	uint64_t value;

@@ -12,11 +12,13 @@
 
 #define HARNESS_MAX_EVENTS 32
 
+/* One frame_lost report, copied (the reason too: it is valid only during the call). */
 struct harness_lost {
 	struct wbc_kms_wb_lost ev;       /* reason points into `reason` below */
 	char reason[256];
 };
 
+/* One delivered frame; its pixels belong to the pool, lent until harness_release. */
 struct harness_frame {
 	struct wbc_kms_wb_frame frame;   /* held (buffer not released) until harness_release */
 	uint8_t first_byte;              /* of the pixels, read at delivery */
