@@ -92,6 +92,10 @@ static struct {
 	struct flip_event event;
 } dev = { .fd = -1 };
 
+/* Outside dev: set before fake_drm_open, which clears dev. */
+static fake_drm_policy policy;
+static void *policy_data;
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -208,6 +212,8 @@ void fake_drm_close(void)
 		close(dev.fd);
 	memset(&dev, 0, sizeof(dev));
 	dev.fd = -1;
+	policy = NULL;
+	policy_data = NULL;
 }
 
 /* ---- Test controls --------------------------------------------------------------- */
@@ -241,6 +247,12 @@ bool fake_drm_commit_value(const struct fake_drm_commit *c, uint32_t obj, uint32
 		}
 	}
 	return found;
+}
+
+void fake_drm_set_policy(fake_drm_policy fn, void *data)
+{
+	policy = fn;
+	policy_data = data;
 }
 
 void fake_drm_refuse(int test_only_errno, int commit_errno)
@@ -941,6 +953,9 @@ static int commit(drmModeAtomicReq *req, uint32_t flags, void *user_data,
 		return -dev.refuse_commit;
 	if (!test && (flags & DRM_MODE_ATOMIC_NONBLOCK) && fake_drm_flip_pending())
 		return -EBUSY;
+	int refused = policy ? policy(rec, policy_data) : 0;
+	if (refused)
+		return -refused;
 	uint64_t wb_fb = 0, fence_ptr = 0;
 	fake_drm_commit_value(rec, FAKE_DRM_WB_CONNECTOR, FAKE_PROP_WB_FB_ID, &wb_fb);
 	fake_drm_commit_value(rec, FAKE_DRM_WB_CONNECTOR, FAKE_PROP_WB_OUT_FENCE_PTR, &fence_ptr);

@@ -81,6 +81,11 @@ bool fake_drm_commit_value(const struct fake_drm_commit *c, uint32_t obj, uint32
 
 /* Answer later TEST_ONLY commits / real commits with -errno (0: accept). */
 void fake_drm_refuse(int test_only_errno, int commit_errno);
+/* A rule of the test's: called for each commit that passed the above, returns 0 to
+ * accept or an errno to refuse (e.g. a kernel that refuses some configuration). Set
+ * before fake_drm_open to apply from the first commit; fake_drm_close clears it. */
+typedef int (*fake_drm_policy)(const struct fake_drm_commit *c, void *data);
+void fake_drm_set_policy(fake_drm_policy policy, void *data);
 
 /* The vblank counter of the CRTC (what drmCrtcGetSequence reports). */
 uint64_t fake_drm_sequence(void);

@@ -297,6 +297,60 @@ static void fence_signalled_on_unwritten_buffer_reported_lost(void **state)
 	assert_int_equal(harness_stats(h).captures_skipped, 1);
 }
 
+/* A kernel that refuses a writeback connector routed without a framebuffer (the rule
+ * before idle routes were accepted; see "Routing" in backend/writeback.c). */
+static int refuse_idle_route(const struct fake_drm_commit *c, void *data)
+{
+	uint64_t crtc = 0, fb = 0;
+	(void)data;
+	if (fake_drm_commit_value(c, FAKE_DRM_WB_CONNECTOR, FAKE_PROP_CRTC_ID, &crtc) && crtc &&
+			!fake_drm_commit_value(c, FAKE_DRM_WB_CONNECTOR, FAKE_PROP_WB_FB_ID, &fb))
+		return EINVAL;
+	return 0;
+}
+
+static int setup_refusing_idle_route(void **state)
+{
+	fake_drm_set_policy(refuse_idle_route, NULL);
+	*state = harness_setup(&two_buffers);
+	return 0;
+}
+
+/* The first modeset's TEST_ONLY with the idle route refused, the pipe retries without
+ * it and from then on routes the connector only on capture commits, which go out as
+ * modesets; the capture still completes. */
+static void refused_idle_route_falls_back_to_routing_per_capture(void **state)
+{
+	struct harness *h = *state;
+	uint64_t v = 0;
+	const struct fake_drm_commit *first = fake_drm_commit_at(0);
+	assert_true(first->flags & DRM_MODE_ATOMIC_TEST_ONLY);
+	assert_int_equal(first->result, -EINVAL);
+	assert_true(fake_drm_commit_value(first, FAKE_DRM_WB_CONNECTOR, FAKE_PROP_CRTC_ID, &v));
+	assert_int_equal(v, FAKE_DRM_CRTC);
+	const struct fake_drm_commit *modeset = fake_drm_last_commit(false);
+	assert_int_equal(modeset->result, 0);
+	assert_true(modeset->flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
+	v = 0;
+	fake_drm_commit_value(modeset, FAKE_DRM_WB_CONNECTOR, FAKE_PROP_CRTC_ID, &v);
+	assert_int_equal(v, 0);
+	assert_false(wbc_kms_pipe_writeback_routed(h->pipe));
+
+	commit(h, 1, true, 1);
+	const struct fake_drm_commit *armed = fake_drm_last_commit(false);
+	assert_int_equal(armed->result, 0);
+	assert_true(armed->flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
+	assert_false(armed->flags & DRM_MODE_ATOMIC_NONBLOCK);
+	assert_true(fake_drm_commit_value(armed, FAKE_DRM_WB_CONNECTOR, FAKE_PROP_CRTC_ID, &v));
+	assert_int_equal(v, FAKE_DRM_CRTC);
+	assert_int_not_equal(wb_fb_of(armed), 0);
+	harness_vblank(h, 1, 0);
+	fake_drm_fence_signal(0, true, 0x50);
+	harness_dispatch(h);
+	assert_int_equal(h->n_frames, 1);
+	assert_ptr_equal(h->frames[0].frame.user_data, TAG(1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +364,8 @@ int main(void)
 		T(fence_timeout_reports_lost_and_releases_waiting_commit, one_buffer_30ms),
 		T(fence_signalled_on_unwritten_buffer_reported_lost, one_buffer),
 #undef T
+		cmocka_unit_test_setup_teardown(refused_idle_route_falls_back_to_routing_per_capture,
+			setup_refusing_idle_route, teardown),
 	};
 	return cmocka_run_group_tests_name("backend-writeback", tests, NULL, NULL);
 }
