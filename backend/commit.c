@@ -21,9 +21,6 @@ int wbc_kms_atomic_add(struct wbc_kms_device *dev, drmModeAtomicReq *req, uint32
 	return 0;
 }
 
-#define ADD(obj, props, field, value) \
-	ret = ret ? ret : wbc_kms_atomic_add(dev, req, (obj)->id, (props).field, (value), #field)
-
 static void format_name(uint32_t fourcc, char out[8])
 {
 	char *name = drmGetFormatName(fourcc);

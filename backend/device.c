@@ -139,30 +139,6 @@ void wbc_kms_device_destroy(struct wbc_kms_device *dev)
 	free(dev);
 }
 
-struct wbc_kms_crtc *wbc_kms_device_crtc(struct wbc_kms_device *dev, uint32_t id)
-{
-	for (size_t i = 0; i < dev->n_crtcs; i++)
-		if (dev->crtcs[i].id == id)
-			return &dev->crtcs[i];
-	return NULL;
-}
-
-struct wbc_kms_plane *wbc_kms_device_plane(struct wbc_kms_device *dev, uint32_t id)
-{
-	for (size_t i = 0; i < dev->n_planes; i++)
-		if (dev->planes[i].id == id)
-			return &dev->planes[i];
-	return NULL;
-}
-
-struct wbc_kms_connector *wbc_kms_device_connector(struct wbc_kms_device *dev, uint32_t id)
-{
-	for (size_t i = 0; i < dev->n_connectors; i++)
-		if (dev->connectors[i].id == id)
-			return &dev->connectors[i];
-	return NULL;
-}
-
 bool wbc_kms_plane_supports(const struct wbc_kms_plane *plane, uint32_t fourcc, uint64_t modifier)
 {
 	for (size_t i = 0; i < plane->n_formats; i++) {

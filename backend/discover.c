@@ -1,4 +1,5 @@
-/* Discovery: every CRTC, plane, encoder and connector, with property ids by name. */
+/* Discovery: every CRTC, plane, encoder and connector, with property ids by name, and
+ * the lookups by id over them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,4 +298,37 @@ void wbc_kms_discovery_free(struct wbc_kms_device *dev)
 	dev->planes = NULL;
 	dev->encoders = NULL;
 	dev->connectors = NULL;
+}
+
+/* Lookups by id over what discovery found; the objects live until the device goes. */
+struct wbc_kms_crtc *wbc_kms_device_crtc(struct wbc_kms_device *dev, uint32_t id)
+{
+	for (size_t i = 0; i < dev->n_crtcs; i++)
+		if (dev->crtcs[i].id == id)
+			return &dev->crtcs[i];
+	return NULL;
+}
+
+struct wbc_kms_plane *wbc_kms_device_plane(struct wbc_kms_device *dev, uint32_t id)
+{
+	for (size_t i = 0; i < dev->n_planes; i++)
+		if (dev->planes[i].id == id)
+			return &dev->planes[i];
+	return NULL;
+}
+
+struct wbc_kms_connector *wbc_kms_device_connector(struct wbc_kms_device *dev, uint32_t id)
+{
+	for (size_t i = 0; i < dev->n_connectors; i++)
+		if (dev->connectors[i].id == id)
+			return &dev->connectors[i];
+	return NULL;
+}
+
+struct wbc_kms_connector *wbc_kms_device_writeback_connector(struct wbc_kms_device *dev)
+{
+	for (size_t i = 0; i < dev->n_connectors; i++)
+		if (dev->connectors[i].writeback)
+			return &dev->connectors[i];
+	return NULL;
 }

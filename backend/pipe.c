@@ -98,14 +98,6 @@ static void find_writeback(struct wbc_kms_pipe *pipe)
 	}
 }
 
-struct wbc_kms_connector *wbc_kms_device_writeback_connector(struct wbc_kms_device *dev)
-{
-	for (size_t i = 0; i < dev->n_connectors; i++)
-		if (dev->connectors[i].writeback)
-			return &dev->connectors[i];
-	return NULL;
-}
-
 static int set_mode_blob(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode)
 {
 	uint32_t blob = 0;

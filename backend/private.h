@@ -37,7 +37,9 @@ void wbc_kms_formats_free(struct wbc_kms_format *formats, size_t n);
 int wbc_kms_discover(struct wbc_kms_device *dev);
 void wbc_kms_discovery_free(struct wbc_kms_device *dev);
 
-/* events.c: one epoll fd for the DRM fd and every fence fd. */
+/* events.c: one epoll fd for the DRM fd, every writeback fence fd and the fence timer. */
+/* Owned by whoever adds it (the event loop, a writeback slot, the pool's timer), which
+ * removes it before freeing it; the loop only borrows it while it is added. */
 struct wbc_kms_event_source {
 	int fd;
 	void (*handle)(struct wbc_kms_event_source *src, uint32_t events);
@@ -89,5 +91,10 @@ struct wbc_kms_device *wbc_kms_pipe_device(const struct wbc_kms_pipe *pipe);
  * when the object lacks it. */
 int wbc_kms_atomic_add(struct wbc_kms_device *dev, drmModeAtomicReq *req, uint32_t obj,
 		uint32_t prop, uint64_t value, const char *what);
+/* The request builders' shorthand (commit.c, restore.c): add obj's property `field`
+ * unless an earlier step failed, so a builder is a list of ADDs with one check at the
+ * end. Needs `dev`, `req` and an int `ret` (0 so far) in scope. */
+#define ADD(obj, props, field, value) \
+	ret = ret ? ret : wbc_kms_atomic_add(dev, req, (obj)->id, (props).field, (value), #field)
 
 #endif

@@ -17,9 +17,6 @@
 #include <xf86drm.h>
 #include "private.h"
 
-#define ADD(obj, props, field, value) \
-	ret = ret ? ret : wbc_kms_atomic_add(dev, req, (obj)->id, (props).field, (value), #field)
-
 /* A short, growing description of what the restore did. */
 struct summary {
 	char *buf;
