@@ -23,8 +23,8 @@ for k in $(tests/vm/guest-kernel --list | grep -vx source); do
 done
 echo "wbc: guest kernels ready in $(( $(date +%s) - start )) s"
 
-# Tests at once: one per core (the vkms guests run side by side; see tests/vkms/meson.build),
-# fewer when memory is short (a guest takes ~2.3 GB). MESON_TESTTHREADS overrides.
+# Host tests at once: one per core, fewer when memory is short. MESON_TESTTHREADS
+# overrides. (Guest tests run one at a time whatever this says: tests/vkms/meson.build.)
 jobs=${MESON_TESTTHREADS:-$(nproc)}
 mem_jobs=$(awk '/^MemAvailable:/ { print int($2 / 2400000) }' /proc/meminfo)
 [ "${mem_jobs:-1}" -lt "$jobs" ] && jobs=$mem_jobs
