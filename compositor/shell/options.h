@@ -43,7 +43,7 @@ struct wbc_options {
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
 	bool stats;                      /* --stats */
-	/* Recording control (capture/control.c): --allow-control, --control-socket PATH (implies it). */
+	/* Recording control (control/control.c): --allow-control, --control-socket PATH (implies it). */
 	bool allow_control;
 	const char *control_socket;      /* NULL: $XDG_RUNTIME_DIR/wbc-control-N */
 	const char *frame_checksums;     /* --debug-frame-checksums FILE */

@@ -22,7 +22,7 @@
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include "adapter/adapter.h"
-#include "capture/control.h"
+#include "control/control.h"
 #include "decoration.h"
 #include "util/log.h"
 #include "capture/recording.h"

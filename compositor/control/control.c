@@ -9,7 +9,7 @@
 #include <string.h>
 #include "control.h"
 #include "util/log.h"
-#include "recording.h"
+#include "capture/recording.h"
 #include "shell/server.h"
 #include "wbc-capture-control-v1-protocol.h"
 #include "wbc/recorder.h"
