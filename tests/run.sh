@@ -23,16 +23,9 @@ for k in $(tests/vm/guest-kernel --list | grep -vx source); do
 done
 echo "wbc: guest kernels ready in $(( $(date +%s) - start )) s"
 
-# Host tests at once: one per core, fewer when memory is short. MESON_TESTTHREADS
-# overrides. (Guest tests run one at a time whatever this says: tests/vkms/meson.build.)
-jobs=${MESON_TESTTHREADS:-$(nproc)}
-mem_jobs=$(awk '/^MemAvailable:/ { print int($2 / 2400000) }' /proc/meminfo)
-[ "${mem_jobs:-1}" -lt "$jobs" ] && jobs=$mem_jobs
-[ "$jobs" -ge 1 ] || jobs=1
-
 status=0
 for suite in unit wlcs vm vkms; do
-	meson test -C "$build" --no-rebuild --print-errorlogs --num-processes "$jobs" --suite "$suite" ||
+	meson test -C "$build" --no-rebuild --print-errorlogs --suite "$suite" ||
 		status=1
 	cp "$build/meson-logs/testlog.json" "$build/meson-logs/testlog-$suite.json"
 done
