@@ -124,6 +124,40 @@ args)
 	got=$(cat "$PWD/.vm-args-$$"); rm -f "$PWD/.vm-args-$$"
 	[ "$got" = '<a b><"q"><$x>' ] || fail "arguments arrived as $got"
 	;;
+batch)
+	# Several cases in one guest (vkms-batch): each its own TAP verdict, and the guest put
+	# back as boot left it between two: the first case's process, mount and files are gone
+	# when the second looks, vkms was loaded afresh, and a case's arguments arrive exactly.
+	batch=$(dirname "$0")/vkms-batch
+	"$batch" -- \
+		--case dirty 30 bash -c 'setsid sleep 997 & mkdir /tmp/m && mount -t tmpfs m /tmp/m &&
+			touch /tmp/left "$XDG_RUNTIME_DIR/left" && exec 3<>/dev/dri/card0 &&
+			dd if=/dev/zero of=/dev/shm/left bs=1k count=1 2>/dev/null' \
+		--case clean 30 bash -c '! pgrep -x sleep -a | grep 997 && ! grep -q " /tmp/m " /proc/mounts &&
+			[ -z "$(ls /tmp /dev/shm "$XDG_RUNTIME_DIR" | grep left)" ] && [ -e /dev/dri/card0 ] &&
+			[ "$(dmesg | grep -c "Initialized vkms")" = 2 ] && printf "<%s>" "$@" && [ "$*" = "a b \"q\" \$x" ]' -- 'a b' '"q"' '$x' \
+		--case fails 30 sh -c 'exit 3' \
+		--case slow 3 sleep 100 \
+		--case skips 30 sh -c 'exit 77' \
+		--case after 30 true >"$out" 2>&1
+	rc=$?
+	[ $rc = 1 ] || fail "exit status $rc, want 1"
+	for want in '^1\.\.6$' '^ok 1 - dirty$' '^ok 2 - clean$' '^# <a b><"q"><\$x>' \
+			'^not ok 3 - fails: status 3$' '^not ok 4 - slow: status 124 \(killed after 3 s\)$' \
+			'^ok 5 - skips # SKIP$' '^ok 6 - after$'; do
+		grep -Eq "$want" "$out" || fail "no line matching $want"
+	done
+	# Anything else the guest printed is a TAP comment.
+	grep -Evq '^(1\.\.6|(not )?ok [1-6] - .*|# .*)$' "$out" && fail "a line that is neither TAP nor a comment"
+	# A guest that dies mid-batch bails out: the later cases are not reported.
+	"$batch" -- --case crash 30 sh -c 'echo c > /proc/sysrq-trigger; sleep 30' \
+		--case never 30 true >"$out" 2>&1
+	rc=$?
+	[ $rc = 125 ] || fail "crash: exit status $rc, want 125"
+	grep -q '^Bail out! the guest did not finish its tests: vkms-run status 125' "$out" ||
+		fail "no 'Bail out!' line"
+	grep -q ' - never' "$out" && fail "a case after the crash was reported"
+	;;
 *)
 	echo "unknown case $1"; exit 2 ;;
 esac
