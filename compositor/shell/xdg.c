@@ -68,10 +68,17 @@ static void windowed_size(struct wbc_view *v)
 {
 }
 
-/* wlroots' scene already puts the surface at minus the window geometry's offset. */
+/* wlroots' scene puts the surface at minus the window geometry's offset. A geometry the
+ * client set is the window (xdg-shell): its top left goes to x, y. Without one, wlroots
+ * takes the bounds of the whole surface tree, whose top left moves whenever a subsurface
+ * moves past the surface's top or left edge: the main surface goes to x, y instead, so
+ * that the window does not jump with its subsurfaces (wlcs' subsurface tests expect it). */
 static void windowed_place(struct wbc_view *v)
 {
-	wlr_scene_node_set_position(v->node, v->x, v->y);
+	struct wlr_box geo = { 0 };
+	if (wlr_box_empty(&v->xdg->current.geometry))
+		wlr_xdg_surface_get_geometry(v->xdg, &geo);
+	wlr_scene_node_set_position(v->node, v->x + geo.x, v->y + geo.y);
 }
 
 /* Always fullscreen; the protocol wants a configure in reply anyway. */
