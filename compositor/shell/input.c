@@ -327,16 +327,24 @@ static void handle_touch_frame(struct wl_listener *listener, void *data)
 	wlr_seat_touch_notify_frame(s->input.seat);
 }
 
-void wbc_input_focus_surface(struct wbc_server *s, struct wlr_surface *surface)
+void wbc_input_focus_surface(struct wbc_server *s, struct wlr_surface *surface,
+		bool past_grab)
 {
 	struct wlr_seat *seat = s->input.seat;
 	if (!surface) {
-		wlr_seat_keyboard_notify_clear_focus(seat);
+		if (past_grab)
+			wlr_seat_keyboard_clear_focus(seat);
+		else
+			wlr_seat_keyboard_notify_clear_focus(seat);
 		return;
 	}
 	struct wlr_keyboard *kb = wlr_seat_get_keyboard(seat);
-	wlr_seat_keyboard_notify_enter(seat, surface, kb ? kb->keycodes : NULL,
-		kb ? kb->num_keycodes : 0, kb ? &kb->modifiers : NULL);
+	if (past_grab)
+		wlr_seat_keyboard_enter(seat, surface, kb ? kb->keycodes : NULL,
+			kb ? kb->num_keycodes : 0, kb ? &kb->modifiers : NULL);
+	else
+		wlr_seat_keyboard_notify_enter(seat, surface, kb ? kb->keycodes : NULL,
+			kb ? kb->num_keycodes : 0, kb ? &kb->modifiers : NULL);
 }
 
 int wbc_input_init(struct wbc_server *s)

@@ -158,7 +158,11 @@ bool wbc_xdg_move_end(struct wbc_server *server);
 /* input.c */
 int wbc_input_init(struct wbc_server *server);
 void wbc_input_new_device(struct wbc_server *server, struct wlr_input_device *device);
-void wbc_input_focus_surface(struct wbc_server *server, struct wlr_surface *surface);
+/* Keyboard focus to surface (NULL: to none). past_grab: even during a keyboard grab,
+ * which otherwise keeps the focus where it is (wlroots 0.15's xdg popup grab ignores
+ * every change: a grabbing popup's focus comes and goes past it, xdg.c). */
+void wbc_input_focus_surface(struct wbc_server *server, struct wlr_surface *surface,
+		bool past_grab);
 /* The scene changed under a still pointer (a toplevel mapped, moved, went): pointer focus
  * and position follow, as if it had moved there. */
 void wbc_input_rebase_pointer(struct wbc_server *server);

@@ -27,6 +27,14 @@ struct wbc_view {
 	bool mapped;
 };
 
+/* A popup with a parent we know; freed when its xdg_surface is destroyed (or reset by
+ * wlr_xdg_popup_destroy). */
+struct wbc_popup {
+	struct wbc_server *server;
+	struct wlr_xdg_surface *xdg;     /* borrowed */
+	struct wl_listener map, unmap, destroy;
+};
+
 /* The one seam between the kiosk policy and the windowed one; chosen once per server from
  * opts->windowed. */
 struct wbc_view_policy {
@@ -68,10 +76,17 @@ static void windowed_size(struct wbc_view *v)
 {
 }
 
-/* wlroots' scene already puts the surface at minus the window geometry's offset. */
+/* wlroots' scene puts the surface at minus the window geometry's offset. A geometry the
+ * client set is the window (xdg-shell): its top left goes to x, y. Without one, wlroots
+ * takes the bounds of the whole surface tree, whose top left moves whenever a subsurface
+ * moves past the surface's top or left edge: the main surface goes to x, y instead, so
+ * that the window does not jump with its subsurfaces (wlcs' subsurface tests expect it). */
 static void windowed_place(struct wbc_view *v)
 {
-	wlr_scene_node_set_position(v->node, v->x, v->y);
+	struct wlr_box geo = { 0 };
+	if (wlr_box_empty(&v->xdg->current.geometry))
+		wlr_xdg_surface_get_geometry(v->xdg, &geo);
+	wlr_scene_node_set_position(v->node, v->x + geo.x, v->y + geo.y);
 }
 
 /* Always fullscreen; the protocol wants a configure in reply anyway. */
@@ -130,6 +145,15 @@ static void view_place(struct wbc_view *v)
 	wbc_input_rebase_pointer(v->server);
 }
 
+/* Menus do not outlive their window's focus (as in sway): popup_done to each popup of v,
+ * and to theirs. Their unmap hands a grabbing popup's keyboard focus on. */
+static void view_close_popups(struct wbc_view *v)
+{
+	struct wlr_xdg_popup *popup, *tmp;
+	wl_list_for_each_safe(popup, tmp, &v->xdg->popups, link)
+		wlr_xdg_popup_destroy(popup->base);
+}
+
 static void view_focus(struct wbc_view *v)
 {
 	struct wbc_server *s = v->server;
@@ -141,7 +165,9 @@ static void view_focus(struct wbc_view *v)
 	wl_list_insert(&s->views, &v->link);
 	wlr_scene_node_raise_to_top(v->node);
 	wlr_xdg_toplevel_set_activated(v->xdg, true);
-	wbc_input_focus_surface(s, v->xdg->surface);
+	if (prev && prev != v)
+		view_close_popups(prev);     /* ends their grab, if any: the enter below counts */
+	wbc_input_focus_surface(s, v->xdg->surface, false);
 }
 
 static void handle_map(struct wl_listener *listener, void *data)
@@ -171,7 +197,7 @@ static void handle_unmap(struct wl_listener *listener, void *data)
 			return;
 		}
 	}
-	wbc_input_focus_surface(s, NULL);
+	wbc_input_focus_surface(s, NULL, false);
 }
 
 static void handle_commit(struct wl_listener *listener, void *data)
@@ -291,6 +317,49 @@ static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 	view_size(v);
 }
 
+/* xdg_popup.grab: "the top most grabbing popup will always have keyboard focus".
+ * wlroots 0.15 grabs the keyboard for it but leaves the focus where it was. */
+static void handle_popup_map(struct wl_listener *listener, void *data)
+{
+	struct wbc_popup *p = wl_container_of(listener, p, map);
+	if (p->xdg->popup->seat)
+		wbc_input_focus_surface(p->server, p->xdg->surface, true);
+}
+
+/* A grabbing popup that had the keyboard goes: the focus goes to the grabbing popup
+ * under it, else to the focused toplevel. wlroots emits unmap before it ends the grab,
+ * hence past_grab. */
+static void handle_popup_unmap(struct wl_listener *listener, void *data)
+{
+	struct wbc_popup *p = wl_container_of(listener, p, unmap);
+	struct wbc_server *s = p->server;
+	if (s->input.seat->keyboard_state.focused_surface != p->xdg->surface)
+		return;
+	struct wlr_surface *parent = p->xdg->popup->parent;
+	while (parent && wlr_surface_is_xdg_surface(parent)) {
+		struct wlr_xdg_surface *x = wlr_xdg_surface_from_wlr_surface(parent);
+		if (x->role != WLR_XDG_SURFACE_ROLE_POPUP)
+			break;
+		if (x->mapped && x->popup->seat) {
+			wbc_input_focus_surface(s, parent, true);
+			return;
+		}
+		parent = x->popup->parent;
+	}
+	struct wbc_view *first = wl_list_empty(&s->views) ? NULL :
+		wl_container_of(s->views.next, first, link);
+	wbc_input_focus_surface(s, first && first->mapped ? first->xdg->surface : NULL, true);
+}
+
+static void handle_popup_destroy(struct wl_listener *listener, void *data)
+{
+	struct wbc_popup *p = wl_container_of(listener, p, destroy);
+	wl_list_remove(&p->map.link);
+	wl_list_remove(&p->unmap.link);
+	wl_list_remove(&p->destroy.link);
+	free(p);
+}
+
 static void new_popup(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 {
 	struct wlr_xdg_popup *popup = xdg->popup;
@@ -306,6 +375,19 @@ static void new_popup(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 		return;
 	}
 	xdg->data = node;
+	struct wbc_popup *p = calloc(1, sizeof(*p));
+	if (!p) {
+		wl_resource_post_no_memory(xdg->resource);
+		return;
+	}
+	p->server = s;
+	p->xdg = xdg;
+	p->map.notify = handle_popup_map;
+	wl_signal_add(&xdg->events.map, &p->map);
+	p->unmap.notify = handle_popup_unmap;
+	wl_signal_add(&xdg->events.unmap, &p->unmap);
+	p->destroy.notify = handle_popup_destroy;
+	wl_signal_add(&xdg->events.destroy, &p->destroy);
 	/* Keep it inside the output: the box in the coordinates of its toplevel. */
 	struct wlr_xdg_surface *top = parent;
 	while (top->role == WLR_XDG_SURFACE_ROLE_POPUP && top->popup->parent &&
