@@ -45,13 +45,17 @@ struct wbc_view_policy {
 	bool click_to_focus;                 /* a button press focuses its toplevel */
 };
 
+/* The window geometry (not the surface: a client-side shadow stays off screen) at the
+ * screen's origin, centred when smaller. wlroots' scene already draws the surface at
+ * -geometry inside v->node (scene_xdg_surface_update_position), so v->node goes where the
+ * geometry's corner belongs. */
 static void kiosk_place(struct wbc_view *v)
 {
 	struct wlr_box box, geo;
 	if (!wbc_screen_box(v->server, &box))
 		box = (struct wlr_box){ 0 };
 	wlr_xdg_surface_get_geometry(v->xdg, &geo);
-	int x = box.x - geo.x, y = box.y - geo.y;
+	int x = box.x, y = box.y;
 	if (geo.width > 0 && geo.width < box.width)
 		x += (box.width - geo.width) / 2;
 	if (geo.height > 0 && geo.height < box.height)

@@ -56,6 +56,7 @@ struct options {
 	int64_t duration_ns; /* < 0: none */
 	bool fps_log;
 	bool print_frames;
+	uint32_t margin;   /* px of "shadow" around the window geometry */
 };
 
 struct client {
@@ -216,11 +217,12 @@ static bool buffer_create(struct client *c, struct buffer *b, uint32_t width,
 static struct buffer *get_buffer(struct client *c)
 {
 	struct buffer *spare = NULL;
+	uint32_t w = c->width + 2 * c->opt.margin, h = c->height + 2 * c->opt.margin;
 	for (int i = 0; i < NUM_BUFFERS; i++) {
 		struct buffer *b = &c->buffers[i];
 		if (b->busy)
 			continue;
-		if (b->wl && b->width == c->width && b->height == c->height)
+		if (b->wl && b->width == w && b->height == h)
 			return b;
 		if (!spare)
 			spare = b;
@@ -228,7 +230,26 @@ static struct buffer *get_buffer(struct client *c)
 	if (!spare)
 		return NULL;
 	buffer_destroy(spare);
-	return buffer_create(c, spare, c->width, c->height) ? spare : NULL;
+	return buffer_create(c, spare, w, h) ? spare : NULL;
+}
+
+/* The pattern inside the window geometry; around it, with --margin, what a client-side
+ * shadow would be: pixels outside the geometry, which a kiosk must not show at the
+ * screen's edge (magenta, so that a frame showing them is plainly wrong). */
+static void draw(struct client *c, struct buffer *b, uint32_t frame)
+{
+	uint32_t m = c->opt.margin;
+	if (m) {
+		for (uint32_t y = 0; y < b->height; y++) {
+			uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
+			for (uint32_t x = 0; x < b->width; x++)
+				row[x] = 0xffff00ffu;
+		}
+		xdg_surface_set_window_geometry(c->xdg_surface, (int32_t)m, (int32_t)m,
+			(int32_t)c->width, (int32_t)c->height);
+	}
+	wbc_pattern_draw((char *)b->data + (size_t)m * b->stride + m * 4u, b->stride,
+		c->width, c->height, frame);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -267,7 +288,7 @@ static void maybe_draw(struct client *c)
 		return;
 
 	uint32_t frame = c->next_frame;
-	wbc_pattern_draw(b->data, b->stride, b->width, b->height, frame);
+	draw(c, b, frame);
 	if (c->opt.print_frames) {
 		printf("frame %" PRIu32 "\n", frame);
 		fflush(stdout);
@@ -432,19 +453,22 @@ static void usage(FILE *f)
 		"                    was not reached by then)\n"
 		"  --fps-log         print \"fps N total M\" to stdout once a second\n"
 		"  --print-frames    print \"frame N\" to stdout for every frame drawn\n"
+		"  --margin PX       draw PX pixels around the window geometry (as a\n"
+		"                    client-side shadow): the pattern fills the geometry\n"
 		"  --help            show this help\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *opt)
 {
 	enum { OPT_FRAMES = 1, OPT_STATIC, OPT_DURATION, OPT_FPS_LOG,
-	       OPT_PRINT_FRAMES, OPT_HELP };
+	       OPT_PRINT_FRAMES, OPT_MARGIN, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "frames", required_argument, NULL, OPT_FRAMES },
 		{ "static", no_argument, NULL, OPT_STATIC },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "fps-log", no_argument, NULL, OPT_FPS_LOG },
 		{ "print-frames", no_argument, NULL, OPT_PRINT_FRAMES },
+		{ "margin", required_argument, NULL, OPT_MARGIN },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -485,6 +509,17 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		case OPT_PRINT_FRAMES:
 			opt->print_frames = true;
 			break;
+		case OPT_MARGIN: {
+			errno = 0;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (errno || !end || *end || n > 256 || optarg[0] == '-' || !optarg[0]) {
+				fprintf(stderr, PROG ": --margin needs 0 to 256 pixels, got '%s'\n",
+					optarg);
+				return -1;
+			}
+			opt->margin = (uint32_t)n;
+			break;
+		}
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);

@@ -8,6 +8,7 @@
 #   3. --fps-log --duration 2.5 prints two "fps N total M" lines, exits 0
 #   4. no compositor: exits non-zero with one "wbc-pattern-client: ..." line
 #   5. compositor killed while the client runs: same
+#   6. --margin out of range: exits non-zero with one line naming the option
 # Every step is bounded by timeout(1); weston is always killed at the end.
 # If weston cannot run here the test FAILS, saying why.
 # (Not tested under --shell=kiosk-shell.so: weston 10's kiosk-shell on the
@@ -158,6 +159,18 @@ if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(wc -l <"$tmp/err4")" -eq 1 ] &&
 else
 	not_ok "no compositor: rc=$rc, stderr: $(cat "$tmp/err4")"
 fi
+
+# ---- 6. bad --margin --------------------------------------------------------
+for m in 257 -1 x ''; do
+	"$client" --margin "$m" >"$tmp/out7" 2>"$tmp/err7"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$tmp/err7")" -eq 1 ] &&
+		grep -q "^wbc-pattern-client: --margin needs 0 to 256 pixels, got '$m'$" "$tmp/err7"; then
+		ok "--margin '$m' refused: '$(cat "$tmp/err7")'"
+	else
+		not_ok "--margin '$m': rc=$rc, stderr: $(cat "$tmp/err7")"
+	fi
+done
 
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

@@ -6,6 +6,9 @@
 # frame may fail to decode, differ, or go back. On a patched VKMS no writeback frame may be
 # lost (check_log). On stock VKMS a job is usually lost within seconds (doc/vkms.md): the
 # recording must still hold only the client's frames, and the test says what wbc did.
+# Then the same for 4 s with a client that draws a 24 px magenta border outside its window
+# geometry (a client-side shadow): the kiosk shows the geometry at the screen's corner, so
+# every frame is still exact (it was shifted by twice the offset before 2026-12-06).
 . "$(dirname "$0")/lib.sh"
 wbc --mode 640x480 --codec ffv1 --record "$out/exact.mkv" --duration "$(secs 8)" --stats \
 	-- "$client" >"$out/log" 2>&1
@@ -25,4 +28,14 @@ fi
 
 decode "$out/exact.mkv" bgr0 | "$tool" exact 640 480 >"$out/exact" || fail "decoding failed"
 check_exact "$out/exact" 10
+
+wbc --mode 640x480 --codec ffv1 --record "$out/margin.mkv" --duration "$(secs 4)" --stats \
+	-- "$client" --margin 24 >"$out/log-margin" 2>&1
+rc=$?
+check_log "$out/log-margin"
+[ $rc = 0 ] || { cat "$out/log-margin"; fail "wbc exited $rc (client with a margin)"; }
+check_final "$out/log-margin"
+decode "$out/margin.mkv" bgr0 | "$tool" exact 640 480 >"$out/exact-margin" || fail "decoding failed"
+note "client with a 24 px margin outside its window geometry:"
+check_exact "$out/exact-margin" 5
 echo PASS
