@@ -8,7 +8,8 @@
 # recording must still hold only the client's frames, and the test says what wbc did.
 # Then the same for 4 s with a client that draws a 24 px magenta border outside its window
 # geometry (a client-side shadow): the kiosk shows the geometry at the screen's corner, so
-# every frame is still exact (it was shifted by twice the offset before 2026-12-06).
+# every frame is still exact (it was shifted by twice the offset before 2026-12-06); at
+# least one client frame.
 . "$(dirname "$0")/lib.sh"
 wbc --mode 640x480 --codec ffv1 --record "$out/exact.mkv" --duration "$(secs 8)" --stats \
 	-- "$client" >"$out/log" 2>&1
@@ -37,5 +38,7 @@ check_log "$out/log-margin"
 check_final "$out/log-margin"
 decode "$out/margin.mkv" bgr0 | "$tool" exact 640 480 >"$out/exact-margin" || fail "decoding failed"
 note "client with a 24 px margin outside its window geometry:"
-check_exact "$out/exact-margin" 5
+# Placement, not rate: one exact client frame shows it (on a stock kernel that lost its
+# writeback, readback in a loaded guest recorded 2 frames in the 4 s, 2026-12-06).
+check_exact "$out/exact-margin" 1
 echo PASS
