@@ -57,8 +57,10 @@ void check_list_free(struct check_list *l);
 /* The two families; each appends its checks for this device. */
 int writeback_checks(struct check_ctx *ctx, struct check_list *l);
 int compose_checks(struct check_ctx *ctx, struct check_list *l);
-/* Checks that may leave the device unable to capture: run last. */
+/* Checks that may leave the device unable to capture or to commit at all: run last,
+ * in this order. */
 int writeback_last_checks(struct check_ctx *ctx, struct check_list *l);
+int compose_rotation_checks(struct check_ctx *ctx, struct check_list *l);
 
 void check_fail(struct check_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void check_skip(struct check_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -365,11 +365,11 @@ static void zpos_order(struct check_ctx *ctx, const struct check *c, struct chec
 /* ---- rotation, reflection, scaling ------------------------------------------------ */
 
 static const struct { const char *name, *prop_value; uint32_t bits; } rotations[] = {
+	{ "reflect-x", "reflect-x", DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_X },
+	{ "reflect-y", "reflect-y", DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_Y },
 	{ "rotate-90", "rotate-90", DRM_MODE_ROTATE_90 },
 	{ "rotate-180", "rotate-180", DRM_MODE_ROTATE_180 },
 	{ "rotate-270", "rotate-270", DRM_MODE_ROTATE_270 },
-	{ "reflect-x", "reflect-x", DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_X },
-	{ "reflect-y", "reflect-y", DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_Y },
 	{ "rotate-90-reflect-x", "reflect-x", DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X },
 };
 #define N_ROTATIONS 6
@@ -454,9 +454,18 @@ int compose_checks(struct check_ctx *ctx, struct check_list *l)
 		ret |= check_add(l, g, blend_mode, 0, i, "compose-blend-%s", blend_names[i]);
 	ret |= check_add(l, g, zpos_order, 0, 0, "compose-zpos-order");
 	ret |= check_add(l, g, zpos_order, 0, 1, "compose-zpos-swapped");
-	for (int i = 0; i < N_ROTATIONS; i++)
-		ret |= check_add(l, g, rotation, 0, i, "compose-%s", rotations[i].name);
 	ret |= check_add(l, g, scaling, 0, 0, "compose-scale-up");
 	ret |= check_add(l, g, scaling, 0, 1, "compose-scale-down");
+	return ret;
+}
+
+/* Rotation and reflection come last of all: Linux 6.12's VKMS writes the writeback
+ * rows of a rotated or Y-reflected top plane out of bounds and its composer dies
+ * (doc/kms-check.md, kernel findings), after which no commit on the device returns. */
+int compose_rotation_checks(struct check_ctx *ctx, struct check_list *l)
+{
+	int ret = 0;
+	for (int i = 0; i < N_ROTATIONS; i++)
+		ret |= check_add(l, "compose", rotation, 0, i, "compose-%s", rotations[i].name);
 	return ret;
 }

@@ -22,8 +22,8 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CANNOT_RUN = 3 };
 /* Parsed command line; strings point into argv. */
 struct options {
 	struct rig_options rig;
-	const char *only[MAX_ONLY];
-	int n_only;
+	const char *only[MAX_ONLY], *skip[MAX_ONLY];
+	int n_only, n_skip;
 	const char *junit, *out_dir;
 	bool list;
 };
@@ -36,6 +36,7 @@ static void usage(FILE *f)
 		"  --connector NAME     writeback connector (default: the first, e.g. Writeback-1)\n"
 		"  --mode WxH           mode of the writeback connector (default: 640x480 if listed)\n"
 		"  --only GLOB          run only the checks whose name matches (repeatable)\n"
+		"  --skip GLOB          do not run the checks whose name matches (repeatable)\n"
 		"  --list               print the checks this device gets and exit\n"
 		"  --junit FILE         also write the results as JUnit XML to FILE\n"
 		"  --output-dir DIR     where a failed comparison's PNGs go (default: .)\n"
@@ -86,6 +87,7 @@ static int parse(int argc, char **argv, struct options *o)
 	static const struct option longs[] = {
 		{ "device", required_argument, NULL, 'd' }, { "connector", required_argument, NULL, 'c' },
 		{ "mode", required_argument, NULL, 'm' }, { "only", required_argument, NULL, 'o' },
+		{ "skip", required_argument, NULL, 's' },
 		{ "list", no_argument, NULL, 'l' }, { "junit", required_argument, NULL, 'j' },
 		{ "output-dir", required_argument, NULL, 'O' },
 		{ "fence-timeout", required_argument, NULL, 't' }, { "help", no_argument, NULL, 'h' },
@@ -105,6 +107,11 @@ static int parse(int argc, char **argv, struct options *o)
 			if (o->n_only == MAX_ONLY)
 				return bad_usage("more than %d --only patterns", MAX_ONLY);
 			o->only[o->n_only++] = optarg;
+			break;
+		case 's':
+			if (o->n_skip == MAX_ONLY)
+				return bad_usage("more than %d --skip patterns", MAX_ONLY);
+			o->skip[o->n_skip++] = optarg;
 			break;
 		case 'l': o->list = true; break;
 		case 'j': o->junit = optarg; break;
@@ -127,13 +134,17 @@ static int parse(int argc, char **argv, struct options *o)
 
 static bool selected(const struct options *o, const char *name)
 {
+	for (int i = 0; i < o->n_skip; i++)
+		if (fnmatch(o->skip[i], name, 0) == 0)
+			return false;
 	for (int i = 0; i < o->n_only; i++)
 		if (fnmatch(o->only[i], name, 0) == 0)
 			return true;
 	return o->n_only == 0;
 }
 
-/* Keep the checks --only selects; -1 when a pattern selects none. */
+/* Keep the checks --only selects and --skip leaves; -1 when an --only pattern selects
+ * none (a typo would otherwise pass as an empty run). */
 static int filter(const struct options *o, struct check_list *l)
 {
 	for (int i = 0; i < o->n_only; i++) {
@@ -174,6 +185,14 @@ static void run_all(struct check_ctx *ctx, const struct check_list *l, struct re
 		uint64_t t0 = rig_now_ns();
 		c->run(ctx, c, &res);
 		report_add(r, c->name, c->group, res.status, res.reason, res.diag, seconds_since(t0));
+		/* A lost job leaves nothing to trust: on VKMS every later fence is one job
+		 * late, and a composer that crashed makes every later commit block for ever. */
+		if (ctx->rig->lost && i + 1 < l->n) {
+			report_end(r);
+			report_bail(r, "%s lost a writeback job in %s (%s); %zu checks not run",
+				rig->dev->driver, c->name, rig->lost_reason, l->n - i - 1);
+			return;
+		}
 	}
 	report_end(r);
 }
@@ -183,6 +202,7 @@ static int build_list(struct check_ctx *ctx, struct check_list *l)
 	int ret = writeback_checks(ctx, l);
 	ret |= compose_checks(ctx, l);
 	ret |= writeback_last_checks(ctx, l);
+	ret |= compose_rotation_checks(ctx, l);
 	if (ret)
 		fprintf(stderr, "wbc-kms-check: out of memory\n");
 	return ret ? -1 : 0;

@@ -1,6 +1,7 @@
 /* TAP and JUnit output. The XML is written by hand: a flat list of test cases with
  * escaped text needs no XML library. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
@@ -68,6 +69,18 @@ void report_end(struct report *r)
 	fprintf(r->tap, "# %zu passed, %zu failed, %zu skipped\n", r->passed, r->failed,
 		r->skipped);
 	fflush(r->tap);
+}
+
+void report_bail(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(r->tap, "Bail out! ");
+	vfprintf(r->tap, fmt, ap);
+	fprintf(r->tap, "\n");
+	va_end(ap);
+	fflush(r->tap);
+	r->bailed = true;
 }
 
 static void xml_text(FILE *f, const char *s)

@@ -26,6 +26,7 @@ struct report {
 	size_t n, cap, planned;
 	struct report_entry *entries;
 	size_t passed, failed, skipped;
+	bool bailed;
 };
 
 void report_begin(struct report *r, FILE *tap, size_t planned, const char *header);
@@ -33,6 +34,8 @@ void report_begin(struct report *r, FILE *tap, size_t planned, const char *heade
 void report_add(struct report *r, const char *name, const char *group, enum report_status s,
 		const char *reason, const char *diag, double seconds);
 void report_end(struct report *r);
+/* TAP's "Bail out!": the run stops here; r->bailed is set. */
+void report_bail(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 0, or -1 with a reason in err. */
 int report_write_junit(const struct report *r, const char *path, char *err, size_t err_len);
 void report_free(struct report *r);
