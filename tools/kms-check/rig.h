@@ -69,7 +69,8 @@ void rig_close(struct rig *rig);
 /* Planes of the rig's CRTC by type; index-th of that type (overlays: 0, 1, ...). */
 struct wbc_kms_plane *rig_plane(struct rig *rig, enum wbc_kms_plane_type type, unsigned index);
 
-/* A dumb buffer of the rig's device; NULL and err on failure. Freed with rig_buffer_free. */
+/* A dumb buffer of the rig's device; NULL and err on failure. Freed with rig_buffer_free
+ * (which leaves it, after a lost job, to the end of the process). */
 struct wbc_kms_buffer *rig_buffer(struct rig *rig, uint32_t w, uint32_t h, uint32_t format,
 		char err[RIG_ERR_MAX]);
 void rig_buffer_free(struct rig *rig, struct wbc_kms_buffer *buf);
