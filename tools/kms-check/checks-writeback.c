@@ -377,7 +377,11 @@ static void fence_bound(struct check_ctx *ctx, const struct check *c, struct che
 	for (; n < LATENCY_CAPTURES && res->status != REPORT_FAIL; n++)
 		if (draw(s.primary, 10 + (unsigned)n, res) == 0)
 			capture_and_compare(ctx, c, res, &s, s.out, 0, &lat[n]);
-	if (res->status != REPORT_FAIL) {
+	for (int i = 0; i < n; i++)
+		if (lat[i] > (uint64_t)ctx->rig->fence_timeout_ms * 1000000u)
+			check_fail(res, "out-fence %d of %d signalled %.1f ms after its commit, beyond "
+				"the bound of %d ms", i + 1, n, lat[i] / 1e6, ctx->rig->fence_timeout_ms);
+	if (n == LATENCY_CAPTURES) {
 		qsort(lat, LATENCY_CAPTURES, sizeof(lat[0]), cmp_u64);
 		check_diag(res, "%d out-fences, commit to signal: min %.1f ms, median %.1f ms, "
 			"max %.1f ms (bound %d ms)", n, lat[0] / 1e6, lat[n / 2] / 1e6,

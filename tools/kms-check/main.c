@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"  --list               print the checks this device gets and exit\n"
 		"  --junit FILE         also write the results as JUnit XML to FILE\n"
 		"  --output-dir DIR     where a failed comparison's PNGs go (default: .)\n"
-		"  --fence-timeout MS   how long an out-fence may take (default: %d)\n"
+		"  --fence-timeout MS   the bound on an out-fence's latency (default: %d)\n"
 		"  -h, --help           print this help and exit\n"
 		"  --version            print the version and exit\n"
 		"Exit status: 0 no check failed, 1 a check failed, 2 bad usage, 3 cannot run\n"

@@ -24,7 +24,9 @@ struct rig {
 	drmModeModeInfo mode;
 	uint32_t mode_blob;              /* MODE_ID blob of `mode`, made by the rig */
 	uint32_t width, height;
-	int fence_timeout_ms;            /* how long a capture's out-fence may take */
+	/* The bound an out-fence is held to (writeback-fence-bound); one that has not
+	 * signalled after three times that (at least 10 s) is a lost job. */
+	int fence_timeout_ms;
 	bool modeset_done;
 	bool back_to_back;               /* no pause between captures (rig_capture) */
 	/* A capture's fence did not signal: the driver lost a job, and on VKMS every later
@@ -96,9 +98,9 @@ int rig_commit(struct rig *rig, const struct rig_scene *scene, struct rig_wb *wb
 
 /*
  * Show the scene and capture it into out (a buffer of the mode's size in a listed
- * writeback format): commit, then wait for the out-fence at most fence_timeout_ms.
- * latency_ns: from the commit call to the fence's signal time. 0, or -1 with err (a
- * fence that does not signal also sets rig->lost).
+ * writeback format): commit, then wait for the out-fence (a lost job after three times
+ * fence_timeout_ms, at least 10 s). latency_ns: from the commit call to the fence's signal time. 0, or
+ * -1 with err (a fence that does not signal also sets rig->lost).
  */
 int rig_capture(struct rig *rig, const struct rig_scene *scene, struct wbc_kms_buffer *out,
 		uint64_t *latency_ns, char err[RIG_ERR_MAX]);
