@@ -374,19 +374,32 @@ static const struct { const char *name, *prop_value; uint32_t bits; } rotations[
 };
 #define N_ROTATIONS 6
 
+/* The unrotated cursor on top, away from the rotated overlay (rotation_checks). */
+static void add_top_cursor(struct check_ctx *ctx, struct check_result *res, struct scene *sc)
+{
+	struct wbc_kms_plane *cur = need_plane(ctx, res, WBC_KMS_PLANE_CURSOR, 0);
+	uint32_t n = cursor_size(ctx->rig);
+	struct rig_plane *k = cur ? scene_add(ctx, res, sc, cur, DRM_FORMAT_ARGB8888,
+		image_diamond(n, n, 13)) : NULL;
+	if (k) {
+		k->crtc_x = (int32_t)(ctx->rig->width - n - 8);
+		k->crtc_y = (int32_t)(ctx->rig->height - n - 8);
+	}
+}
+
 static void rotation(struct check_ctx *ctx, const struct check *c, struct check_result *res)
 {
 	struct scene sc = { 0 };
 	uint64_t v;
+	int r = c->variant % N_ROTATIONS;
 	struct wbc_kms_plane *ov = need_plane(ctx, res, WBC_KMS_PLANE_OVERLAY, 0);
-	const char *value = rotations[c->variant].prop_value;
+	const char *value = rotations[r].prop_value;
 	if (ov && !ov->props.rotation)
 		check_skip(res, "overlay plane %u has no \"rotation\" property", ov->id);
 	else if (ov && (!rig_plane_value(ctx->rig, ov->props.rotation, value, &v) ||
-			((rotations[c->variant].bits & DRM_MODE_ROTATE_90) &&
+			((rotations[r].bits & DRM_MODE_ROTATE_90) &&
 			 !rig_plane_value(ctx->rig, ov->props.rotation, "rotate-90", &v))))
-		check_skip(res, "overlay plane %u's \"rotation\" lacks %s", ov->id,
-			rotations[c->variant].name);
+		check_skip(res, "overlay plane %u's \"rotation\" lacks %s", ov->id, rotations[r].name);
 	else if (ov && scene_primary(ctx, res, &sc, DRM_FORMAT_XRGB8888)) {
 		/* Not square, so a rotation that swaps the wrong way shows. */
 		struct rig_plane *p = scene_add(ctx, res, &sc, ov, DRM_FORMAT_XRGB8888,
@@ -395,8 +408,10 @@ static void rotation(struct check_ctx *ctx, const struct check *c, struct check_
 			p->crtc_x = 100;
 			p->crtc_y = 80;
 			p->has_rotation = true;
-			p->rotation = rotations[c->variant].bits;
+			p->rotation = rotations[r].bits;
 		}
+		if (p && c->variant >= N_ROTATIONS)
+			add_top_cursor(ctx, res, &sc);
 	}
 	run_scene(ctx, c, res, &sc, 0);
 	scene_free(ctx, &sc);
@@ -459,12 +474,19 @@ int compose_checks(struct check_ctx *ctx, struct check_list *l)
 	return ret;
 }
 
-/* Rotation and reflection come last of all: Linux 6.12's VKMS writes the writeback
- * rows of a rotated or Y-reflected top plane out of bounds and its composer dies
- * (doc/kms-check.md, kernel findings), after which no commit on the device returns. */
+/*
+ * Rotation and reflection come last of all: Linux 6.12's VKMS writes the writeback rows
+ * of a rotated or Y-reflected *top* plane out of bounds and its composer dies
+ * (doc/kms-check.md, kernel findings), after which no commit on the device returns.
+ * Each is checked twice: first under an unrotated cursor (so the rotation of the
+ * composition itself is checked even on such a driver), then as the top plane.
+ */
 int compose_rotation_checks(struct check_ctx *ctx, struct check_list *l)
 {
 	int ret = 0;
+	for (int i = 0; i < N_ROTATIONS; i++)
+		ret |= check_add(l, "compose", rotation, 0, N_ROTATIONS + i, "compose-%s-under-cursor",
+			rotations[i].name);
 	for (int i = 0; i < N_ROTATIONS; i++)
 		ret |= check_add(l, "compose", rotation, 0, i, "compose-%s", rotations[i].name);
 	return ret;

@@ -150,20 +150,28 @@ static const char *const bad_names[BAD_COUNT] = {
 	"writeback-invalid-fb-object", "writeback-invalid-crtc-off",
 };
 
-/* A format no listed writeback format, of which a dumb buffer can be made. */
-static uint32_t unlisted_format(const struct rig *rig)
+static bool wb_listed(const struct rig *rig, uint32_t f)
+{
+	for (size_t j = 0; j < rig->wb->n_writeback_formats; j++)
+		if (rig->wb->writeback_formats[j] == f)
+			return true;
+	return false;
+}
+
+/* A full-size framebuffer of a format the connector does not list, or NULL: the kernel
+ * makes framebuffers only of formats some plane takes, which may all be listed. */
+static struct wbc_kms_buffer *unlisted_buffer(struct rig *rig)
 {
 	static const uint32_t candidates[] = { DRM_FORMAT_XBGR8888, DRM_FORMAT_ABGR8888,
 		DRM_FORMAT_BGRX8888, DRM_FORMAT_RGB888, DRM_FORMAT_BGR888, DRM_FORMAT_XRGB2101010,
-		DRM_FORMAT_BGR565, DRM_FORMAT_RGB565, DRM_FORMAT_ARGB8888, DRM_FORMAT_XRGB8888 };
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-		bool listed = false;
-		for (size_t j = 0; j < rig->wb->n_writeback_formats; j++)
-			listed |= rig->wb->writeback_formats[j] == candidates[i];
-		if (!listed)
-			return candidates[i];
-	}
-	return 0;
+		DRM_FORMAT_BGR565, DRM_FORMAT_RGB565, DRM_FORMAT_ARGB8888, DRM_FORMAT_XRGB8888,
+		DRM_FORMAT_XRGB16161616, DRM_FORMAT_ARGB16161616 };
+	char err[RIG_ERR_MAX];
+	struct wbc_kms_buffer *b = NULL;
+	for (size_t i = 0; !b && i < sizeof(candidates) / sizeof(candidates[0]); i++)
+		if (!wb_listed(rig, candidates[i]))
+			b = rig_buffer(rig, rig->width, rig->height, candidates[i], err);
+	return b;
 }
 
 /* The bad request of each case, built on a good one; *extra holds a buffer the case made. */
@@ -173,18 +181,19 @@ static int bad_request(struct check_ctx *ctx, enum bad_case k, struct wb_setup *
 	struct rig *rig = ctx->rig;
 	char err[RIG_ERR_MAX], name[8];
 	*wb = (struct rig_wb){ .set_fb = true, .fb_id = s->out->fb.id, .set_fence = true };
-	uint32_t f = k == BAD_FB_FORMAT ? unlisted_format(rig) : wb_default_format(rig);
+	uint32_t f = wb_default_format(rig);
 	switch (k) {
 	case BAD_FENCE_NO_FB: wb->fb_id = 0; return 0;
 	case BAD_FENCE_PTR: wb->fence_ptr = 8; return 0;   /* as IGT: an unmapped address */
 	case BAD_FB_OBJECT: wb->fb_id = rig->wb->id; wb->set_fence = false; return 0;
 	case BAD_CRTC_OFF: wb->crtc_off = true; return 0;
 	case BAD_FB_FORMAT:
-		if (!f) {
-			check_skip(res, "every format a dumb buffer can have is listed");
+		if (!(*extra = unlisted_buffer(rig))) {
+			check_skip(res, "the device makes no framebuffer of a format %s does not "
+				"list (every format its planes take is listed)", rig->wb->name);
 			return -1;
 		}
-		*extra = rig_buffer(rig, rig->width, rig->height, f, err);
+		check_diag(res, "a %s framebuffer", check_fourcc((*extra)->fb.format, name));
 		break;
 	default:
 		*extra = rig_buffer(rig, rig->width / 2, rig->height / 2, f, err);
