@@ -23,7 +23,8 @@ static const struct {
 	{ DRM_FORMAT_XBGR2101010, PIXMAN_x2b10g10r10 }, { DRM_FORMAT_ABGR2101010, PIXMAN_a2b10g10r10 },
 };
 
-/* 16 bits per channel, little-endian u16s: which channel sits in which 16-bit slot. */
+/* 16 bits per channel, little-endian u16s: which channel sits in which 16-bit slot.
+ * Static tables only. */
 struct wide {
 	uint32_t fourcc;
 	unsigned r, g, b, a;             /* slot index; a = 4: no alpha (X) */

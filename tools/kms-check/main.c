@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include "check.h"
 #include "report.h"
@@ -215,6 +216,10 @@ static int run(const struct options *o, struct rig *rig)
 		.wrong_reference = hook && *hook && strcmp(hook, "0") != 0 };
 	struct check_list l = { 0 };
 	struct report r = { 0 };
+	/* One level is made if missing, so a run can name a fresh directory; a failure
+	 * to write there is reported with each PNG. */
+	if (o->out_dir)
+		mkdir(o->out_dir, 0777);
 	int status = build_list(&ctx, &l) < 0 ? EXIT_CANNOT_RUN :
 		filter(o, &l) < 0 ? EXIT_USAGE : -1;
 	for (size_t i = 0; status < 0 && o->list && i < l.n; i++)

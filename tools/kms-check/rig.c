@@ -194,7 +194,8 @@ bool rig_plane_value(struct rig *rig, uint32_t prop_id, const char *name, uint64
 	return prop_id && wbc_kms_property_value(rig->dev, prop_id, name, value) == 0;
 }
 
-/* Builds requests: stops at the first property that cannot be added. */
+/* A request being built (owns req until rig_commit frees it); stops at the first
+ * property that cannot be added, and says which. */
 struct req {
 	drmModeAtomicReq *req;
 	bool failed;

@@ -57,6 +57,7 @@ struct rig_scene {
 	struct rig_plane planes[RIG_MAX_PLANES];
 };
 
+/* The caller's; the strings are borrowed for rig_open only. */
 struct rig_options {
 	const char *device;              /* NULL: the first card with a writeback connector */
 	const char *connector;           /* NULL: the first writeback connector */
@@ -77,7 +78,8 @@ struct wbc_kms_buffer *rig_buffer(struct rig *rig, uint32_t w, uint32_t h, uint3
 		char err[RIG_ERR_MAX]);
 void rig_buffer_free(struct rig *rig, struct wbc_kms_buffer *buf);
 
-/* Raw writeback properties for a commit, to send good and bad ones alike. */
+/* Raw writeback properties for a commit, to send good and bad ones alike; the caller's
+ * (fence_fd, when written, is the caller's to close). */
 struct rig_wb {
 	bool set_fb;                     /* send WRITEBACK_FB_ID (with fb_id, may be 0 or bogus) */
 	uint32_t fb_id;

@@ -1,8 +1,8 @@
 #!/bin/bash
 # run-check.sh MIN-PASSED TOOL [ARGS...]: run wbc-kms-check in a VKMS guest and judge its
 # TAP: at least MIN-PASSED checks passed, every SKIP with a reason, and every "not ok" a
-# kernel finding listed in ./findings for this kernel ($WBC_VM_KERNEL), which is printed
-# as such. PNGs and JUnit go to /tmp/kms-check/.
+# kernel finding listed in ./findings for this kernel ($WBC_VM_KERNEL; its regex matched
+# against the check's diagnostics), which is printed as such. PNGs and JUnit go to /tmp/kms-check/.
 #
 # The tool runs in the background: after some kernel bugs (findings) it reports, bails
 # out and then blocks for ever in the kernel when its DRM file is released (a VKMS
@@ -35,10 +35,11 @@ skipped=$(grep -c -E '^ok [0-9]+ - .*# SKIP' "$log")
 [ "$passed" -ge "$min" ] || problem "$passed checks passed, want at least $min"
 if grep -q -E '^ok [0-9]+ - .*# SKIP *$' "$log"; then problem "a SKIP without a reason"; fi
 
-# Each "not ok" and its first diagnostic, tab-separated.
-failures=$(awk '/^not ok/ { if (n) print n "\t"; n = $0; sub(/^not ok [0-9]+ - /, "", n); next }
-	n && /^# / { r = $0; sub(/^# /, "", r); print n "\t" r; n = ""; next }
-	n { print n "\t"; n = "" } END { if (n) print n "\t" }' "$log")
+# Each "not ok" and its diagnostics (joined by " | "), tab-separated.
+failures=$(awk 'function out() { if (n) print n "\t" r; n = ""; r = "" }
+	/^not ok/ { out(); n = $0; sub(/^not ok [0-9]+ - /, "", n); next }
+	n && /^# / && !/^# [0-9]+ passed/ { d = $0; sub(/^# /, "", d); r = r (r ? " | " : "") d; next }
+	{ out() } END { out() }' "$log")
 findings=0
 while IFS=$'\t' read -r name reason; do
 	[ -n "$name" ] || continue
