@@ -192,6 +192,9 @@ static void run_all(struct check_ctx *ctx, const struct check_list *l, struct re
 			report_end(r);
 			report_bail(r, "%s lost a writeback job in %s (%s); %zu checks not run",
 				rig->dev->driver, c->name, rig->lost_reason, l->n - i - 1);
+			for (size_t j = i + 1; j < l->n; j++)
+				report_not_run(r, l->items[j].name, l->items[j].group,
+					"not run: the run bailed out after a lost writeback job");
 			return;
 		}
 	}

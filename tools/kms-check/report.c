@@ -34,20 +34,34 @@ static void print_diag(FILE *f, const char *diag)
 	}
 }
 
-void report_add(struct report *r, const char *name, const char *group, enum report_status s,
-		const char *reason, const char *diag, double seconds)
+static bool keep_entry(struct report *r, const char *name, const char *group,
+		enum report_status s, const char *reason, const char *diag, double seconds)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 64;
 		struct report_entry *e = realloc(r->entries, cap * sizeof(*e));
 		if (!e)
-			return;
+			return false;
 		r->entries = e;
 		r->cap = cap;
 	}
 	r->entries[r->n++] = (struct report_entry){ .name = strdup(name), .group = strdup(group),
 		.status = s, .reason = dup_or_null(reason), .diag = dup_or_null(diag),
 		.seconds = seconds };
+	return true;
+}
+
+void report_not_run(struct report *r, const char *name, const char *group, const char *reason)
+{
+	if (keep_entry(r, name, group, REPORT_SKIP, reason, NULL, 0))
+		r->not_run++;
+}
+
+void report_add(struct report *r, const char *name, const char *group, enum report_status s,
+		const char *reason, const char *diag, double seconds)
+{
+	if (!keep_entry(r, name, group, s, reason, diag, seconds))
+		return;
 	size_t num = r->n;
 	if (s == REPORT_SKIP) {
 		r->skipped++;
@@ -128,7 +142,7 @@ int report_write_junit(const struct report *r, const char *path, char *err, size
 		total += r->entries[i].seconds;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
 		"  <testsuite name=\"wbc-kms-check\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" "
-		"errors=\"0\" time=\"%.3f\">\n", r->n, r->failed, r->skipped, total);
+		"errors=\"0\" time=\"%.3f\">\n", r->n, r->failed, r->skipped + r->not_run, total);
 	for (size_t i = 0; i < r->n; i++)
 		junit_case(f, &r->entries[i]);
 	fputs("  </testsuite>\n</testsuites>\n", f);

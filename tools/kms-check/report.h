@@ -27,6 +27,7 @@ struct report {
 	struct report_entry *entries;
 	size_t passed, failed, skipped;
 	bool bailed;
+	size_t not_run;                  /* entries added by report_not_run */
 };
 
 void report_begin(struct report *r, FILE *tap, size_t planned, const char *header);
@@ -34,6 +35,9 @@ void report_begin(struct report *r, FILE *tap, size_t planned, const char *heade
 void report_add(struct report *r, const char *name, const char *group, enum report_status s,
 		const char *reason, const char *diag, double seconds);
 void report_end(struct report *r);
+/* A check the run never reached (after a bail-out): in JUnit as skipped with the
+ * reason, not in the TAP (nothing may follow "Bail out!"). */
+void report_not_run(struct report *r, const char *name, const char *group, const char *reason);
 /* TAP's "Bail out!": the run stops here; r->bailed is set. */
 void report_bail(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 0, or -1 with a reason in err. */

@@ -25,9 +25,6 @@ for _ in $(seq 400); do ! kill -0 $pid 2>/dev/null && break; ended && break; sle
 for _ in $(seq 20); do kill -0 $pid 2>/dev/null || break; sleep 1; done
 status=stuck
 if ! kill -0 $pid 2>/dev/null; then wait $pid; status=$?; fi
-cat "$log"
-[ -s "$out/stderr.txt" ] && sed 's/^/stderr: /' "$out/stderr.txt"
-
 fail=0
 problem() { echo "kms-check: $*"; fail=1; }
 passed=$(grep -c -E '^ok [0-9]+ - [^#]*$' "$log")
@@ -71,4 +68,8 @@ stuck) [ $findings -gt 0 ] && echo "wbc-kms-check: blocked in the kernel after t
 esac
 grep -q -E '^# [0-9]+ passed' "$log" || problem "no TAP summary"
 echo "kms-check ($kernel): $passed passed, $skipped skipped, $findings kernel findings; $([ $fail = 0 ] && echo ok || echo FAILED)"
+# The verdict first, then the TAP (the kernel matrix shows only the first lines).
+echo "--- TAP of wbc-kms-check $*"
+cat "$log"
+[ -s "$out/stderr.txt" ] && sed 's/^/stderr: /' "$out/stderr.txt"
 exit $fail
