@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <xf86drm.h>
 #include "private.h"
 
@@ -44,4 +45,35 @@ int wbc_kms_blob_read(int fd, uint32_t blob_id, void **out, size_t *len)
 	*len = blob->length;
 	drmModeFreePropertyBlob(blob);
 	return 0;
+}
+
+static bool is_enum_like(drmModePropertyRes *prop) /* libdrm's test takes no const */
+{
+	return drm_property_type_is(prop, DRM_MODE_PROP_ENUM) ||
+		drm_property_type_is(prop, DRM_MODE_PROP_BITMASK);
+}
+
+int wbc_kms_property_value(struct wbc_kms_device *dev, uint32_t prop_id, const char *name,
+		uint64_t *value)
+{
+	drmModePropertyRes *prop = prop_id ? drmModeGetProperty(dev->fd, prop_id) : NULL;
+	if (!prop)
+		return wbc_kms_fail(dev, -ENOENT, "property %u: %s", prop_id,
+			prop_id ? strerror(errno) : "the object has no such property");
+	int ret = -ENOENT;
+	if (!is_enum_like(prop))
+		ret = wbc_kms_fail(dev, -EINVAL, "property \"%s\" is no enum or bitmask",
+			prop->name);
+	for (int i = 0; ret == -ENOENT && i < prop->count_enums; i++) {
+		if (strcmp(prop->enums[i].name, name) != 0)
+			continue;
+		/* A bitmask's entries hold bit numbers; the property takes the bit. */
+		bool bitmask = drm_property_type_is(prop, DRM_MODE_PROP_BITMASK);
+		*value = bitmask ? 1ull << prop->enums[i].value : prop->enums[i].value;
+		ret = 0;
+	}
+	if (ret == -ENOENT)
+		wbc_kms_fail(dev, ret, "property \"%s\" has no value \"%s\"", prop->name, name);
+	drmModeFreeProperty(prop);
+	return ret;
 }

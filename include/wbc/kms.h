@@ -190,6 +190,22 @@ const char *wbc_kms_plane_type_name(enum wbc_kms_plane_type type);
  * what the compositor reads from clients); 0 if unknown. */
 unsigned wbc_kms_format_cpp(uint32_t fourcc);
 
+/*
+ * The value to set for one named entry of an enum or bitmask property (e.g. "Coverage" of
+ * "pixel blend mode", "rotate-90" of "rotation": for a bitmask, the bit itself). 0, or
+ * -ENOENT when the property has no such entry, -EINVAL when it is no enum or bitmask,
+ * with the device's error set.
+ */
+int wbc_kms_property_value(struct wbc_kms_device *dev, uint32_t prop_id, const char *name,
+		uint64_t *value);
+/*
+ * Wait at most timeout_ms (-1: for ever) for a sync_file (e.g. a writeback out-fence) to
+ * signal. 0 and, if signalled_ns is not NULL, the CLOCK_MONOTONIC time the kernel recorded
+ * for the signal; -ETIME when it has not signalled in time; another negative errno when
+ * fd is no sync_file. The fd stays the caller's.
+ */
+int wbc_kms_fence_wait(int fd, int timeout_ms, uint64_t *signalled_ns);
+
 /* ---- Framebuffers ---------------------------------------------------------------- */
 
 /* A KMS framebuffer. Created by wbc_kms_buffer (dumb) or wbc_kms_fb_import (dma-buf). */
