@@ -26,6 +26,11 @@
 #include <stdint.h>
 #include <xf86drmMode.h>
 
+/* What the shared library exports: the functions declared here and nothing else (the
+ * library is built with hidden visibility; wbc and its tests link the static one, which
+ * reaches the private functions too). */
+#define WBC_KMS_API __attribute__((visibility("default")))
+
 #define WBC_KMS_ERROR_MAX 256
 
 /* For failures that happen before a device exists (wbc_kms_device_open). */
@@ -153,12 +158,12 @@ struct wbc_kms_device_options {
 };
 
 /* Open by path; the device owns (and closes) the fd. */
-int wbc_kms_device_open(const char *path, const struct wbc_kms_device_options *opts,
+WBC_KMS_API int wbc_kms_device_open(const char *path, const struct wbc_kms_device_options *opts,
 		struct wbc_kms_device **out, struct wbc_kms_error *err);
 /* Open on an fd the caller keeps owning (e.g. from libseat); the device never closes it. */
-int wbc_kms_device_open_fd(int fd, const struct wbc_kms_device_options *opts,
+WBC_KMS_API int wbc_kms_device_open_fd(int fd, const struct wbc_kms_device_options *opts,
 		struct wbc_kms_device **out, struct wbc_kms_error *err);
-void wbc_kms_device_destroy(struct wbc_kms_device *dev);
+WBC_KMS_API void wbc_kms_device_destroy(struct wbc_kms_device *dev);
 /*
  * Put the display back the way the device was found at open (as a compositor does at
  * exit, after destroying its pipes): every CRTC's ACTIVE and mode, every connector's
@@ -169,26 +174,26 @@ void wbc_kms_device_destroy(struct wbc_kms_device *dev);
  * changed the display. 0 and a summary (what was restored, what could not be), or a
  * negative errno and the device's error.
  */
-int wbc_kms_device_restore(struct wbc_kms_device *dev, char *summary, size_t len);
-const char *wbc_kms_device_error(const struct wbc_kms_device *dev);
+WBC_KMS_API int wbc_kms_device_restore(struct wbc_kms_device *dev, char *summary, size_t len);
+WBC_KMS_API const char *wbc_kms_device_error(const struct wbc_kms_device *dev);
 
 /* The single fd to poll (readable) from any event loop; then call dispatch. */
-int wbc_kms_device_get_event_fd(const struct wbc_kms_device *dev);
+WBC_KMS_API int wbc_kms_device_get_event_fd(const struct wbc_kms_device *dev);
 /* Handle everything ready (page flips, fences) without blocking. Returns <0 on error. */
-int wbc_kms_device_dispatch(struct wbc_kms_device *dev);
+WBC_KMS_API int wbc_kms_device_dispatch(struct wbc_kms_device *dev);
 /* Block until something is handled or timeout_ms passes (-1: forever). 0 on timeout. */
-int wbc_kms_device_wait(struct wbc_kms_device *dev, int timeout_ms);
+WBC_KMS_API int wbc_kms_device_wait(struct wbc_kms_device *dev, int timeout_ms);
 
 /* Lookups; NULL when absent. */
-struct wbc_kms_crtc *wbc_kms_device_crtc(struct wbc_kms_device *dev, uint32_t id);
-struct wbc_kms_plane *wbc_kms_device_plane(struct wbc_kms_device *dev, uint32_t id);
-struct wbc_kms_connector *wbc_kms_device_connector(struct wbc_kms_device *dev, uint32_t id);
-bool wbc_kms_plane_supports(const struct wbc_kms_plane *plane, uint32_t fourcc, uint64_t modifier);
-const char *wbc_kms_connector_type_name(uint32_t type);
-const char *wbc_kms_plane_type_name(enum wbc_kms_plane_type type);
+WBC_KMS_API struct wbc_kms_crtc *wbc_kms_device_crtc(struct wbc_kms_device *dev, uint32_t id);
+WBC_KMS_API struct wbc_kms_plane *wbc_kms_device_plane(struct wbc_kms_device *dev, uint32_t id);
+WBC_KMS_API struct wbc_kms_connector *wbc_kms_device_connector(struct wbc_kms_device *dev, uint32_t id);
+WBC_KMS_API bool wbc_kms_plane_supports(const struct wbc_kms_plane *plane, uint32_t fourcc, uint64_t modifier);
+WBC_KMS_API const char *wbc_kms_connector_type_name(uint32_t type);
+WBC_KMS_API const char *wbc_kms_plane_type_name(enum wbc_kms_plane_type type);
 /* Bytes per pixel of the single-plane packed RGB formats (dumb buffers, writeback, and
  * what the compositor reads from clients); 0 if unknown. */
-unsigned wbc_kms_format_cpp(uint32_t fourcc);
+WBC_KMS_API unsigned wbc_kms_format_cpp(uint32_t fourcc);
 
 /*
  * The value to set for one named entry of an enum or bitmask property (e.g. "Coverage" of
@@ -196,7 +201,7 @@ unsigned wbc_kms_format_cpp(uint32_t fourcc);
  * -ENOENT when the property has no such entry, -EINVAL when it is no enum or bitmask,
  * with the device's error set.
  */
-int wbc_kms_property_value(struct wbc_kms_device *dev, uint32_t prop_id, const char *name,
+WBC_KMS_API int wbc_kms_property_value(struct wbc_kms_device *dev, uint32_t prop_id, const char *name,
 		uint64_t *value);
 /*
  * Wait at most timeout_ms (-1: for ever) for a sync_file (e.g. a writeback out-fence) to
@@ -204,7 +209,7 @@ int wbc_kms_property_value(struct wbc_kms_device *dev, uint32_t prop_id, const c
  * for the signal; -ETIME when it has not signalled in time; another negative errno when
  * fd is no sync_file. The fd stays the caller's.
  */
-int wbc_kms_fence_wait(int fd, int timeout_ms, uint64_t *signalled_ns);
+WBC_KMS_API int wbc_kms_fence_wait(int fd, int timeout_ms, uint64_t *signalled_ns);
 
 /* ---- Framebuffers ---------------------------------------------------------------- */
 
@@ -223,9 +228,9 @@ struct wbc_kms_buffer {
 	void *map;                       /* read-write mapping, size bytes */
 };
 
-int wbc_kms_buffer_create(struct wbc_kms_device *dev, uint32_t width, uint32_t height,
+WBC_KMS_API int wbc_kms_buffer_create(struct wbc_kms_device *dev, uint32_t width, uint32_t height,
 		uint32_t format, struct wbc_kms_buffer **out);
-void wbc_kms_buffer_destroy(struct wbc_kms_device *dev, struct wbc_kms_buffer *buf);
+WBC_KMS_API void wbc_kms_buffer_destroy(struct wbc_kms_device *dev, struct wbc_kms_buffer *buf);
 
 /* Import dma-buf planes as a framebuffer (PRIME). The fds stay the caller's. */
 struct wbc_kms_dmabuf {
@@ -235,9 +240,9 @@ struct wbc_kms_dmabuf {
 	int fds[4];
 	uint32_t offsets[4], strides[4];
 };
-int wbc_kms_fb_import(struct wbc_kms_device *dev, const struct wbc_kms_dmabuf *dmabuf,
+WBC_KMS_API int wbc_kms_fb_import(struct wbc_kms_device *dev, const struct wbc_kms_dmabuf *dmabuf,
 		struct wbc_kms_fb *out);
-void wbc_kms_fb_remove(struct wbc_kms_device *dev, struct wbc_kms_fb *fb);
+WBC_KMS_API void wbc_kms_fb_remove(struct wbc_kms_device *dev, struct wbc_kms_fb *fb);
 
 /* ---- Pipes ----------------------------------------------------------------------- */
 
@@ -329,19 +334,19 @@ struct wbc_kms_pipe_options {
 	bool no_writeback_route;         /* don't route a writeback connector in the modeset */
 };
 
-int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_options *opts,
+WBC_KMS_API int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_options *opts,
 		const struct wbc_kms_pipe_listener *listener, struct wbc_kms_pipe **out);
 /* Disables what the pipe enabled and frees it (waits for an in-flight commit, bounded). */
-void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe);
+WBC_KMS_API void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe);
 
-const drmModeModeInfo *wbc_kms_pipe_mode(const struct wbc_kms_pipe *pipe);
-struct wbc_kms_crtc *wbc_kms_pipe_crtc(const struct wbc_kms_pipe *pipe);
-struct wbc_kms_connector *wbc_kms_pipe_connector(const struct wbc_kms_pipe *pipe);
-struct wbc_kms_plane *wbc_kms_pipe_plane(const struct wbc_kms_pipe *pipe, enum wbc_kms_plane_type type);
-uint64_t wbc_kms_pipe_refresh_ns(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API const drmModeModeInfo *wbc_kms_pipe_mode(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API struct wbc_kms_crtc *wbc_kms_pipe_crtc(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API struct wbc_kms_connector *wbc_kms_pipe_connector(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API struct wbc_kms_plane *wbc_kms_pipe_plane(const struct wbc_kms_pipe *pipe, enum wbc_kms_plane_type type);
+WBC_KMS_API uint64_t wbc_kms_pipe_refresh_ns(const struct wbc_kms_pipe *pipe);
 
 /* Validate with DRM_MODE_ATOMIC_TEST_ONLY only (no effect on the screen). */
-int wbc_kms_pipe_test(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state);
+WBC_KMS_API int wbc_kms_pipe_test(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state);
 /*
  * Test, then commit. The first commit of a pipe is a blocking modeset (ALLOW_MODESET);
  * every later one is NONBLOCK + PAGE_FLIP_EVENT. While a commit is in flight (flip event
@@ -349,11 +354,11 @@ int wbc_kms_pipe_test(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state
  * as the pipe is free; a newer state replaces a queued one, which is reported through the
  * flip event with status SUPERSEDED.
  */
-int wbc_kms_pipe_commit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state);
+WBC_KMS_API int wbc_kms_pipe_commit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state);
 /* Change mode: a blocking modeset with the state given; resizes the writeback pool. */
-int wbc_kms_pipe_set_mode(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode,
+WBC_KMS_API int wbc_kms_pipe_set_mode(struct wbc_kms_pipe *pipe, const drmModeModeInfo *mode,
 		const struct wbc_kms_pipe_state *state);
-bool wbc_kms_pipe_busy(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API bool wbc_kms_pipe_busy(const struct wbc_kms_pipe *pipe);
 
 struct wbc_kms_pipe_stats {
 	uint64_t commits, flips, superseded, failed, test_only;
@@ -364,21 +369,21 @@ struct wbc_kms_pipe_stats {
 	uint64_t captures_lost;          /* reported through frame_lost */
 	uint64_t captures_late;          /* of those, fences that signalled later (buffer reused) */
 };
-void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe_stats *out);
+WBC_KMS_API void wbc_kms_pipe_get_stats(const struct wbc_kms_pipe *pipe, struct wbc_kms_pipe_stats *out);
 
 /* ---- Writeback ------------------------------------------------------------------- */
 
 /* Whether some writeback connector can take this pipe's CRTC output alongside its
  * connector: it reaches the CRTC and its encoder may be cloned with the connector's
  * (encoder possible_clones). If not, wbc_kms_pipe_writeback_unsupported_reason says why. */
-bool wbc_kms_writeback_supported(const struct wbc_kms_pipe *pipe);
-const char *wbc_kms_pipe_writeback_unsupported_reason(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API bool wbc_kms_writeback_supported(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API const char *wbc_kms_pipe_writeback_unsupported_reason(const struct wbc_kms_pipe *pipe);
 /* The writeback connector best used as a headless pipe's connector, or NULL. */
-struct wbc_kms_connector *wbc_kms_device_writeback_connector(struct wbc_kms_device *dev);
-struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API struct wbc_kms_connector *wbc_kms_device_writeback_connector(struct wbc_kms_device *dev);
+WBC_KMS_API struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const struct wbc_kms_pipe *pipe);
 /* Whether the routed-but-idle writeback connector was accepted (false: the kernel wanted
  * CRTC_ID and the framebuffer to come and go together, and every capture modesets). */
-bool wbc_kms_pipe_writeback_routed(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API bool wbc_kms_pipe_writeback_routed(const struct wbc_kms_pipe *pipe);
 
 struct wbc_kms_writeback_options {
 	uint32_t format;                 /* 0: XRGB8888 if listed, else the first listed */
@@ -402,14 +407,14 @@ struct wbc_kms_writeback_options {
  * lost, or on a machine that stalled for a second anyway. It bounds how long the display
  * freezes per lost job. */
 #define WBC_KMS_WB_FENCE_TIMEOUT_MS 1000
-void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts);
+WBC_KMS_API void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts);
 /* Make the writeback buffer pool; the connector itself is routed in the pipe's first
  * modeset. Capture happens on commits with state.capture set. Validates the format
  * against WRITEBACK_PIXEL_FORMATS and the size against the mode. */
-int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
+WBC_KMS_API int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_writeback_options *opts);
-void wbc_kms_pipe_disable_writeback(struct wbc_kms_pipe *pipe);
-uint32_t wbc_kms_pipe_writeback_format(const struct wbc_kms_pipe *pipe);
+WBC_KMS_API void wbc_kms_pipe_disable_writeback(struct wbc_kms_pipe *pipe);
+WBC_KMS_API uint32_t wbc_kms_pipe_writeback_format(const struct wbc_kms_pipe *pipe);
 /*
  * The rules the kernel applies to a writeback request (drm_writeback.c, driver checks),
  * checked in userspace so the caller gets a precise message. wbc_kms_pipe_commit applies
@@ -420,9 +425,9 @@ struct wbc_kms_wb_request {
 	bool out_fence;                  /* WRITEBACK_OUT_FENCE_PTR set */
 	bool crtc_active;                /* the CRTC will be on for this commit */
 };
-int wbc_kms_pipe_check_writeback(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_request *req);
+WBC_KMS_API int wbc_kms_pipe_check_writeback(struct wbc_kms_pipe *pipe, const struct wbc_kms_wb_request *req);
 
 /* The consumer is done with a frame: its buffer may be armed again. */
-void wbc_kms_pipe_release_frame(struct wbc_kms_pipe *pipe, struct wbc_kms_wb_buffer *buffer);
+WBC_KMS_API void wbc_kms_pipe_release_frame(struct wbc_kms_pipe *pipe, struct wbc_kms_wb_buffer *buffer);
 
 #endif

@@ -3,7 +3,7 @@
 # puts the commands, the man pages (MAN=true), the example systemd unit and libwbc-kms
 # with its header and pkg-config file in place, and examples/kms-planes.c builds and runs
 # against that install alone: only the installed header (so kms.h includes nothing
-# private) and the shared library. With VKMS_RUN (tests/vm/vkms-run), the program then
+# private) and the shared library, which exports exactly the functions kms.h declares. With VKMS_RUN (tests/vm/vkms-run), the program then
 # lists the planes of the VKMS device in a guest.
 set -eu
 build=$1 src=$2 cc=$3 sanitize=$4 man=$5 vkms_run=${6:-}
@@ -50,6 +50,15 @@ libdir=$(pkg-config --variable=libdir wbc-kms)
 for f in libwbc-kms.so libwbc-kms.so.0 libwbc-kms.a; do
 	[ -e "$libdir/$f" ] || fail "$f not in $libdir"
 done
+# The shared library's interface is kms.h: every function it declares is exported, and
+# nothing else (the private functions are hidden).
+sed -n 's/^WBC_KMS_API .*\b\(wbc_kms_[a-z0-9_]*\)(.*/\1/p' "$root/include/wbc/kms.h" | sort >"$d/declared"
+nm -D --defined-only "$libdir/libwbc-kms.so" | awk '$2 == "T" { print $3 }' | sort >"$d/exported"
+[ -s "$d/declared" ] || fail "no WBC_KMS_API function in the installed kms.h"
+cmp -s "$d/declared" "$d/exported" || {
+	diff "$d/declared" "$d/exported" >&2
+	fail "libwbc-kms.so exports other functions than kms.h declares (< declared, > exported)"
+}
 flags=$(pkg-config --cflags --libs wbc-kms)
 # An instrumented library needs an instrumented program.
 san=
