@@ -23,6 +23,10 @@
 struct wbc_keyboard {
 	struct wbc_server *server;
 	struct wlr_input_device *device; /* borrowed */
+	/* Keys wbc took on press (VT switch keys): their releases are wbc's too, so that
+	 * APP never sees a release without its press. */
+	uint32_t taken[4];
+	size_t n_taken;
 	struct wl_listener modifiers, key, destroy;
 	struct wl_list link;             /* wbc_input.keyboards */
 };
@@ -34,18 +38,26 @@ static void handle_modifiers(struct wl_listener *listener, void *data)
 	wlr_seat_keyboard_notify_modifiers(k->server->input.seat, &k->device->keyboard->modifiers);
 }
 
-/* Ctrl+Alt+Fn switches virtual terminals, as on any console compositor. */
+/* Ctrl+Alt+Fn (XF86Switch_VT_n) switches virtual terminals only with --allow-vt-switch
+ * (as cage's -s): anyone at a kiosk keyboard could otherwise leave the kiosk for a
+ * console. Either way the key is wbc's, never APP's, so that what a key does is the
+ * same whatever the flag: true when it was one. */
 static bool handle_vt_switch(struct wbc_keyboard *k, uint32_t keycode)
 {
-	struct wlr_session *session = k->server->session;
+	struct wbc_server *s = k->server;
 	const xkb_keysym_t *syms;
 	int n = xkb_state_key_get_syms(k->device->keyboard->xkb_state, keycode + 8, &syms);
 	for (int i = 0; i < n; i++) {
-		if (syms[i] >= XKB_KEY_XF86Switch_VT_1 && syms[i] <= XKB_KEY_XF86Switch_VT_12) {
-			if (session)
-				wlr_session_change_vt(session, syms[i] - XKB_KEY_XF86Switch_VT_1 + 1);
-			return true;
-		}
+		if (syms[i] < XKB_KEY_XF86Switch_VT_1 || syms[i] > XKB_KEY_XF86Switch_VT_12)
+			continue;
+		unsigned vt = syms[i] - XKB_KEY_XF86Switch_VT_1 + 1;
+		if (!s->opts->allow_vt_switch)
+			wbc_log(WLR_DEBUG, "switch to VT %u ignored (no --allow-vt-switch)", vt);
+		else if (s->session && !wlr_session_change_vt(s->session, vt))
+			wbc_log(WLR_ERROR, "cannot switch to VT %u (run with -v for details)", vt);
+		else
+			wbc_log(WLR_INFO, "switching to VT %u", vt);
+		return true;
 	}
 	return false;
 }
@@ -54,8 +66,17 @@ static void handle_key(struct wl_listener *listener, void *data)
 {
 	struct wbc_keyboard *k = wl_container_of(listener, k, key);
 	struct wlr_event_keyboard_key *ev = data;
-	if (ev->state == WL_KEYBOARD_KEY_STATE_PRESSED && handle_vt_switch(k, ev->keycode))
+	if (ev->state == WL_KEYBOARD_KEY_STATE_PRESSED && handle_vt_switch(k, ev->keycode)) {
+		if (k->n_taken < sizeof(k->taken) / sizeof(k->taken[0]))
+			k->taken[k->n_taken++] = ev->keycode;
 		return;
+	}
+	for (size_t i = 0; ev->state == WL_KEYBOARD_KEY_STATE_RELEASED && i < k->n_taken; i++) {
+		if (k->taken[i] == ev->keycode) {
+			k->taken[i] = k->taken[--k->n_taken];
+			return;
+		}
+	}
 	wlr_seat_set_keyboard(k->server->input.seat, k->device);
 	wlr_seat_keyboard_notify_key(k->server->input.seat, ev->time_msec, ev->keycode, ev->state);
 }
