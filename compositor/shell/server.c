@@ -248,6 +248,8 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 		return fail(s, NULL);
 	if (start_libinput(s) < 0)
 		return -1;
+	if (wbc_hotplug_init(s) < 0)
+		return fail(s, NULL);
 	if (wl_list_empty(&s->screens)) {
 		if (s->opts->headless)
 			wbc_log(WLR_ERROR, "--headless: no writeback connector with modes on %s",
@@ -268,6 +270,7 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 		wl_event_source_timer_update(s->duration, ms > 0 ? ms : 1);
 	}
 	wbc_screenshots_arm(s);
+	s->running = true;
 	return 0;
 }
 
@@ -304,6 +307,7 @@ void wbc_server_finish(struct wbc_server *s)
 	if (!s->display)
 		return;
 	wl_display_destroy_clients(s->display);
+	wbc_hotplug_finish(s);
 	wbc_control_finish(s);
 	wbc_screencopy_finish(s);
 	wbc_remote_finish(s);

@@ -18,6 +18,7 @@ struct wbc_recording;
 struct wbc_control;
 struct wbc_screencopy;
 struct wbc_view;
+struct wbc_hotplug;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -78,6 +79,7 @@ struct wbc_server {
 	struct wbc_recording *recording;    /* the recording (capture/recording.c), NULL without */
 	struct wbc_control *control;     /* --allow-control (control.c), NULL without */
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
+	struct wbc_hotplug *hotplug;     /* DRM uevents (hotplug.c); NULL when embedded */
 	struct {                         /* --allow-remote (remote.c); the managers are the display's */
 		struct wl_listener new_pointer, new_keyboard;
 		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
@@ -92,6 +94,8 @@ struct wbc_server {
 	int exit_status;
 	uint64_t stop_ns;                /* CLOCK_MONOTONIC of the first wbc_server_stop */
 	bool failed;                     /* stopping because of an error */
+	bool running;                    /* set up and APP started: outputs that come now are
+	                                    hotplugged (a --mode they lack is no error) */
 };
 
 /* server.c */
@@ -124,6 +128,11 @@ struct wbc_capture *wbc_screen_capture_of(struct wbc_server *server, struct wlr_
 int wbc_screen_choose_capture(struct wbc_server *server, struct wlr_output *output,
 		struct wbc_capture *capture, unsigned pool, uint32_t *format, char *line,
 		size_t len);
+
+/* hotplug.c: the kernel's DRM hotplug uevents for the card make the adapter re-read its
+ * connectors (wbc_adapter_reprobe). */
+int wbc_hotplug_init(struct wbc_server *server);
+void wbc_hotplug_finish(struct wbc_server *server);
 
 /* screenshot.c: --screenshot-after, attached to the first screen that comes up, timed
  * from APP's start (wbc_screenshots_arm). */
