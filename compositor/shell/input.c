@@ -66,6 +66,7 @@ static void handle_key(struct wl_listener *listener, void *data)
 {
 	struct wbc_keyboard *k = wl_container_of(listener, k, key);
 	struct wlr_event_keyboard_key *ev = data;
+	wbc_power_activity(k->server);
 	if (ev->state == WL_KEYBOARD_KEY_STATE_PRESSED && handle_vt_switch(k, ev->keycode)) {
 		if (k->n_taken < sizeof(k->taken) / sizeof(k->taken[0]))
 			k->taken[k->n_taken++] = ev->keycode;
@@ -206,6 +207,7 @@ static void handle_motion(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.motion);
 	struct wlr_event_pointer_motion *ev = data;
+	wbc_power_activity(s);       /* here, not in pointer_moved: rebasing is no input */
 	wlr_cursor_move(s->input.cursor, ev->device, ev->delta_x, ev->delta_y);
 	pointer_moved(s, ev->time_msec);
 }
@@ -214,6 +216,7 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.motion_absolute);
 	struct wlr_event_pointer_motion_absolute *ev = data;
+	wbc_power_activity(s);
 	wlr_cursor_warp_absolute(s->input.cursor, ev->device, ev->x, ev->y);
 	pointer_moved(s, ev->time_msec);
 }
@@ -222,6 +225,7 @@ static void handle_button(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.button);
 	struct wlr_event_pointer_button *ev = data;
+	wbc_power_activity(s);
 	if (ev->state == WLR_BUTTON_PRESSED)
 		wbc_xdg_click(s, s->input.seat->pointer_state.focused_surface);
 	/* The seat counts buttons even with no focus (a move clears it). */
@@ -237,6 +241,7 @@ static void handle_axis(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.axis);
 	struct wlr_event_pointer_axis *ev = data;
+	wbc_power_activity(s);
 	wlr_seat_pointer_notify_axis(s->input.seat, ev->time_msec, ev->orientation, ev->delta,
 		ev->delta_discrete, ev->source);
 }
@@ -301,6 +306,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data)
 	struct wbc_server *s = wl_container_of(listener, s, input.touch_down);
 	struct wlr_event_touch_down *ev = data;
 	struct wbc_input *in = &s->input;
+	wbc_power_activity(s);
 	double lx, ly, sx, sy;
 	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
 	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, lx, ly, &sx, &sy);

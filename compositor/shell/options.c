@@ -20,7 +20,7 @@ static const char usage[] =
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
 	"           [--allow-capture] [--allow-remote] [--headless] [--allow-vt-switch]\n"
-	"           -- APP [ARGS...]\n"
+	"           [--blank-after SECONDS] -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -79,6 +79,12 @@ static const char usage_more[] =
 	"  --allow-vt-switch    let Ctrl+Alt+F1..F12 switch virtual terminals (default: these\n"
 	"                       keys do nothing and APP never sees them, so a kiosk keyboard\n"
 	"                       cannot leave the kiosk for a console)\n"
+	"\n"
+	"Display power:\n"
+	"  --blank-after SECONDS  turn the display off after SECONDS without input, unless a\n"
+	"                       client holds an idle inhibitor; input turns it on again\n"
+	"                       (clients can also turn it off and on through\n"
+	"                       wlr-output-power-management, e.g. wlopm)\n"
 	"\n"
 	"  -v, --verbose        debug logging and statistics\n"
 	"  -h, --help           this help\n"
@@ -237,6 +243,11 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			o->allow_control = true;
 		} else if (strcmp(a, "--allow-capture") == 0) {
 			o->allow_capture = true;
+		} else if (strcmp(a, "--blank-after") == 0) {
+			if (!next || !parse_seconds(next, &o->blank_after_s) || o->blank_after_s <= 0)
+				return fail("--blank-after wants SECONDS (more than 0, at most %d), "
+					"got '%s'", MAX_SECONDS, next ? next : "");
+			i++;
 		} else if (strcmp(a, "--allow-vt-switch") == 0) {
 			o->allow_vt_switch = true;
 		} else if (strcmp(a, "--headless") == 0) {

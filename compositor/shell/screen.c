@@ -203,6 +203,33 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	wbc_xdg_resize_all(s);
 }
 
+bool wbc_screen_set_power(struct wbc_server *s, struct wlr_output *output, bool on)
+{
+	if (output->enabled == on)
+		return true;
+	wlr_output_enable(output, on);
+	if (!wlr_output_commit(output)) {
+		wlr_output_rollback(output);
+		wbc_log(WLR_ERROR, "%s: cannot turn the display %s (run with -v for details)",
+			output->name, on ? "on" : "off");
+		return false;
+	}
+	wbc_notice("%s: display %s", output->name, on ? "on" : "off");
+	struct wbc_capture *cap = on ? wbc_screen_capture_of(s, output) : NULL;
+	if (cap)
+		wbc_recording_resume(s, output, cap);
+	if (on)
+		wlr_output_schedule_frame(output);
+	return true;
+}
+
+void wbc_screen_set_power_all(struct wbc_server *s, bool on)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link)
+		wbc_screen_set_power(s, sc->output, on);
+}
+
 struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output **output)
 {
 	struct wbc_screen *sc;

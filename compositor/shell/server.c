@@ -156,6 +156,8 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the seat");
 	if (s->opts->allow_capture && wbc_screencopy_init(s) < 0)
 		return fail(s, "cannot create zwlr_screencopy_manager_v1");
+	if (wbc_power_init(s) < 0)
+		return fail(s, "cannot create the output power and idle inhibit managers");
 	if (s->opts->allow_remote && wbc_remote_init(s) < 0)
 		return fail(s, "cannot create the virtual pointer and keyboard managers");
 	return 0;
@@ -270,6 +272,7 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 		wl_event_source_timer_update(s->duration, ms > 0 ? ms : 1);
 	}
 	wbc_screenshots_arm(s);
+	wbc_power_activity(s);           /* --blank-after counts from APP's start too */
 	s->running = true;
 	return 0;
 }
@@ -308,6 +311,7 @@ void wbc_server_finish(struct wbc_server *s)
 		return;
 	wl_display_destroy_clients(s->display);
 	wbc_hotplug_finish(s);
+	wbc_power_finish(s);
 	wbc_control_finish(s);
 	wbc_screencopy_finish(s);
 	wbc_remote_finish(s);

@@ -19,6 +19,7 @@ struct wbc_control;
 struct wbc_screencopy;
 struct wbc_view;
 struct wbc_hotplug;
+struct wbc_power;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -80,6 +81,7 @@ struct wbc_server {
 	struct wbc_control *control;     /* --allow-control (control.c), NULL without */
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
 	struct wbc_hotplug *hotplug;     /* DRM uevents (hotplug.c); NULL when embedded */
+	struct wbc_power *power;         /* output power and --blank-after (power.c) */
 	struct {                         /* --allow-remote (remote.c); the managers are the display's */
 		struct wl_listener new_pointer, new_keyboard;
 		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
@@ -114,6 +116,12 @@ void wbc_device_restore(struct wbc_server *server);
 /* screen.c: outputs on the compositor side (mode, layout, frame scheduling, capture). */
 void wbc_screen_new_output(struct wbc_server *server, struct wlr_output *output);
 void wbc_screen_finish_all(struct wbc_server *server);
+/* Turn output's display off (its pipe goes: CRTC off, no commits, no frame events and so
+ * no frame callbacks; capture consumers detach, a recording pauses) or on again (a fresh
+ * modeset and a full redraw; a paused recording of it resumes). Said in one line. false
+ * when the commit failed (said too). */
+bool wbc_screen_set_power(struct wbc_server *server, struct wlr_output *output, bool on);
+void wbc_screen_set_power_all(struct wbc_server *server, bool on);
 /* The area toplevels fill: the first output's box in layout coordinates. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
 /* The first output that can be captured and its capture hook (what is recorded); NULL
@@ -133,6 +141,13 @@ int wbc_screen_choose_capture(struct wbc_server *server, struct wlr_output *outp
  * connectors (wbc_adapter_reprobe). */
 int wbc_hotplug_init(struct wbc_server *server);
 void wbc_hotplug_finish(struct wbc_server *server);
+
+/* power.c: wlr-output-power-management and --blank-after with idle inhibitors. */
+int wbc_power_init(struct wbc_server *server);
+/* Input happened (or APP started): --blank-after counts from now, and displays it
+ * blanked come back on. */
+void wbc_power_activity(struct wbc_server *server);
+void wbc_power_finish(struct wbc_server *server);
 
 /* screenshot.c: --screenshot-after, attached to the first screen that comes up, timed
  * from APP's start (wbc_screenshots_arm). */
