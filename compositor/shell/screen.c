@@ -26,6 +26,7 @@ struct wbc_screen {
 	struct wbc_capture *capture;     /* owned */
 	struct wl_listener frame, destroy;
 	struct wl_list link;
+	bool session_off;                /* turned off because the session went away */
 };
 
 static void screen_free(struct wbc_screen *sc)
@@ -228,6 +229,19 @@ void wbc_screen_set_power_all(struct wbc_server *s, bool on)
 	struct wbc_screen *sc;
 	wl_list_for_each(sc, &s->screens, link)
 		wbc_screen_set_power(s, sc->output, on);
+}
+
+void wbc_screen_session_active(struct wbc_server *s, bool active)
+{
+	wbc_notice("session %s", active ? "back: displays on again" :
+		"gone (VT switch?): displays off until it comes back");
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link) {
+		if (!active && sc->output->enabled)
+			sc->session_off = wbc_screen_set_power(s, sc->output, false);
+		else if (active && sc->session_off)
+			sc->session_off = !wbc_screen_set_power(s, sc->output, true);
+	}
 }
 
 struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output **output)

@@ -54,6 +54,14 @@ static void handle_new_input(struct wl_listener *listener, void *data)
 	wbc_input_new_device(s, data);
 }
 
+/* libseat calls this while wbc still holds DRM master (it is taken when the handler
+ * returns), so the displays can be turned off cleanly. */
+static void handle_session_active(struct wl_listener *listener, void *data)
+{
+	struct wbc_server *s = wl_container_of(listener, s, session_active);
+	wbc_screen_session_active(s, s->session->active);
+}
+
 static int handle_signal(int signo, void *data)
 {
 	struct wbc_server *s = data;
@@ -104,6 +112,8 @@ static int setup_backends(struct wbc_server *s)
 	if (!s->session)
 		return fail(s, "cannot start a session through libseat (no seatd or logind? "
 			"as root without either, set LIBSEAT_BACKEND=noop)");
+	s->session_active.notify = handle_session_active;
+	wl_signal_add(&s->session->events.active, &s->session_active);
 	if (wbc_device_open(s) < 0)
 		return fail(s, NULL);
 	s->backend = wlr_multi_backend_create(s->display);
@@ -322,6 +332,8 @@ void wbc_server_finish(struct wbc_server *s)
 		wl_list_remove(&s->new_output.link);
 		wl_list_remove(&s->new_input.link);
 	}
+	if (s->session_active.notify)
+		wl_list_remove(&s->session_active.link);
 	/* Outputs first (their pipes turn the CRTC off), while renderer, allocator and the
 	 * KMS device they use still exist. */
 	if (s->backend)

@@ -92,6 +92,7 @@ struct wbc_server {
 		double dx, dy;           /* pointer minus the window's top left */
 	} move;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
+	struct wl_listener session_active;   /* session->events.active; NULL notify without */
 	struct wl_event_source *signals[3], *duration;
 	int exit_status;
 	uint64_t stop_ns;                /* CLOCK_MONOTONIC of the first wbc_server_stop */
@@ -122,6 +123,11 @@ void wbc_screen_finish_all(struct wbc_server *server);
  * when the commit failed (said too). */
 bool wbc_screen_set_power(struct wbc_server *server, struct wlr_output *output, bool on);
 void wbc_screen_set_power_all(struct wbc_server *server, bool on);
+/* The session went away (a VT switch, another seat user: DRM master and input are about
+ * to be taken) or came back: the displays on go off while away (as wbc_screen_set_power:
+ * nothing committed or captured, a recording pauses), and those come back with a fresh
+ * modeset (someone else may have changed the display meanwhile). */
+void wbc_screen_session_active(struct wbc_server *server, bool active);
 /* The area toplevels fill: the first output's box in layout coordinates. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
 /* The first output that can be captured and its capture hook (what is recorded); NULL
