@@ -332,3 +332,74 @@ struct wbc_kms_connector *wbc_kms_device_writeback_connector(struct wbc_kms_devi
 			return &dev->connectors[i];
 	return NULL;
 }
+
+/* ---- Re-reading connectors (hotplug) ------------------------------------------------ */
+
+static bool modes_equal(const struct wbc_kms_connector *a, const drmModeConnector *b)
+{
+	if (a->n_modes != (size_t)(b->count_modes > 0 ? b->count_modes : 0))
+		return false;
+	for (size_t i = 0; i < a->n_modes; i++)
+		if (memcmp(&a->modes[i], &b->modes[i], sizeof(a->modes[i])) != 0)
+			return false;
+	return true;
+}
+
+/* Take status, size and modes from c; what changed in *changes. */
+static int update_connector(struct wbc_kms_device *dev, struct wbc_kms_connector *conn,
+		const drmModeConnector *c, unsigned *changes)
+{
+	*changes = 0;
+	if (c->connection != conn->status)
+		*changes |= WBC_KMS_CONNECTOR_STATUS_CHANGED;
+	if (!modes_equal(conn, c))
+		*changes |= WBC_KMS_CONNECTOR_MODES_CHANGED;
+	conn->status = c->connection;
+	conn->mm_width = c->mmWidth;
+	conn->mm_height = c->mmHeight;
+	if (!(*changes & WBC_KMS_CONNECTOR_MODES_CHANGED))
+		return 0;
+	size_t nm = c->count_modes > 0 ? (size_t)c->count_modes : 0;
+	drmModeModeInfo *modes = calloc(nm + 1, sizeof(*modes));
+	if (!modes)
+		return wbc_kms_fail(dev, -ENOMEM, "out of memory");
+	free(conn->modes);
+	conn->modes = modes;
+	conn->n_modes = nm;
+	conn->preferred_mode = -1;
+	for (size_t i = 0; i < nm; i++) {
+		modes[i] = c->modes[i];
+		if (conn->preferred_mode < 0 && (modes[i].type & DRM_MODE_TYPE_PREFERRED))
+			conn->preferred_mode = (int)i;
+	}
+	return 0;
+}
+
+int wbc_kms_device_reprobe(struct wbc_kms_device *dev,
+		const struct wbc_kms_connector_listener *listener)
+{
+	int ret = 0;
+	for (size_t i = 0; i < dev->n_connectors; i++) {
+		struct wbc_kms_connector *conn = &dev->connectors[i];
+		if (conn->writeback)         /* never plugged: always "unknown", fixed modes */
+			continue;
+		/* The full call: the kernel probes the connector (drmModeGetConnectorCurrent
+		 * would only return what it knew). */
+		drmModeConnector *c = drmModeGetConnector(dev->fd, conn->id);
+		if (!c) {
+			ret = wbc_kms_fail(dev, -errno, "drmModeGetConnector(%u): %s", conn->id,
+				strerror(errno));
+			continue;
+		}
+		unsigned changes;
+		int r = update_connector(dev, conn, c, &changes);
+		drmModeFreeConnector(c);
+		if (r < 0) {
+			ret = r;
+			continue;
+		}
+		if (changes && listener && listener->changed)
+			listener->changed(listener->data, conn, changes);
+	}
+	return ret;
+}

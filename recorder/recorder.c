@@ -46,6 +46,7 @@ struct wbc_recorder {
 	struct item_list releases;      /* waiting for dispatch */
 	struct item_list spare;         /* free items */
 	unsigned encoding;              /* worker holds a frame */
+	unsigned lent;                  /* frames accepted whose release has not run yet */
 	bool stop_requested;
 	bool ended;                     /* worker finished (error or stop) */
 	int64_t stop_ns;
@@ -495,6 +496,7 @@ static int enqueue_locked(struct wbc_recorder *rec, const struct wbc_recorder_fr
 	if (frame->ready_ns > 0)
 		wbc_latency_add(&rec->stats.ready, frame->ready_ns - frame->timestamp_ns);
 	list_push(&rec->queue, it);
+	rec->lent++;
 	pthread_cond_signal(&rec->wake);
 	return 0;
 }
@@ -537,6 +539,7 @@ void wbc_recorder_dispatch(struct wbc_recorder *rec)
 	}
 
 	pthread_mutex_lock(&rec->lock);
+	rec->lent -= done.len;
 	while ((it = list_pop(&done))) {
 		if (rec->spare.len < rec->spare_max)
 			list_push(&rec->spare, it);
@@ -544,6 +547,33 @@ void wbc_recorder_dispatch(struct wbc_recorder *rec)
 			free(it);
 	}
 	pthread_mutex_unlock(&rec->lock);
+}
+
+/* Every frame lent is waiting for dispatch: none in the queue, in the worker's hands or
+ * referenced by the encoder. */
+static bool drained(struct wbc_recorder *rec)
+{
+	bool done;
+
+	pthread_mutex_lock(&rec->lock);
+	done = rec->queue.len == 0 && !rec->encoding && rec->releases.len == rec->lent;
+	pthread_mutex_unlock(&rec->lock);
+	return done;
+}
+
+int wbc_recorder_drain(struct wbc_recorder *rec, int timeout_ms)
+{
+	int64_t deadline = now_ns() + (int64_t)timeout_ms * 1000000;
+
+	/* Polled: a drain is rare (an output going away) and short, and a condition
+	 * variable would cost the worker a signal on every frame. */
+	while (!drained(rec)) {
+		if (now_ns() > deadline)
+			return -ETIMEDOUT;
+		worker_delay(2);
+	}
+	wbc_recorder_dispatch(rec);
+	return 0;
 }
 
 static void log_summary(struct wbc_recorder *rec)

@@ -118,6 +118,67 @@ static bool backend_start(struct wlr_backend *wb)
 	return true;
 }
 
+/* ---- Hotplug ----------------------------------------------------------------------- */
+
+static struct wbc_output *output_of(struct wbc_backend *b, uint32_t connector_id)
+{
+	struct wbc_output *o;
+	wl_list_for_each(o, &b->outputs, link)
+		if (o->connector_id == connector_id)
+			return o;
+	return NULL;
+}
+
+/* Whether this backend drives display connector c when it is connected: not when it shows
+ * the writeback connector (--headless, or instead of an uncapturable display), nor when
+ * --output names another. */
+static bool drives(struct wbc_backend *b, const struct wbc_kms_connector *c)
+{
+	if (b->opts.headless || b->headless_why[0])
+		return false;
+	return !b->opts.output_name || strcmp(b->opts.output_name, c->name) == 0;
+}
+
+static const char *status_name(drmModeConnection status)
+{
+	return status == DRM_MODE_CONNECTED ? "connected" :
+		status == DRM_MODE_DISCONNECTED ? "disconnected" : "unknown";
+}
+
+/* The KMS library re-read connector c: its output goes when it is no longer usable, comes
+ * (back) when it is, and is made anew when its modes changed (another monitor). */
+static void connector_changed(void *data, struct wbc_kms_connector *c, unsigned changes)
+{
+	struct wbc_backend *b = data;
+	struct wbc_output *out = output_of(b, c->id);
+	bool use = usable(c, false) && drives(b, c);
+	wbc_log(WLR_DEBUG, "%s: %s, %zu modes%s", c->name, status_name(c->status), c->n_modes,
+		(changes & WBC_KMS_CONNECTOR_MODES_CHANGED) ? " (mode list changed)" : "");
+	if (out && (!use || (changes & WBC_KMS_CONNECTOR_MODES_CHANGED))) {
+		wbc_notice("output %s: %s: removing it", c->name, use ? "its modes changed" :
+			status_name(c->status));
+		wlr_output_destroy(&out->base);   /* CRTC and planes off with its pipe */
+		out = NULL;
+	}
+	if (!out && use) {
+		wbc_notice("output %s: %s with %zu modes: adding it", c->name,
+			status_name(c->status), c->n_modes);
+		if (wbc_output_create(b, c) < 0)
+			wbc_log(WLR_ERROR, "output %s: cannot drive it (run with -v for details)",
+				c->name);
+	}
+}
+
+void wbc_adapter_reprobe(struct wlr_backend *wb)
+{
+	struct wbc_backend *b = backend_from(wb);
+	if (!b->started)
+		return;
+	struct wbc_kms_connector_listener l = { .changed = connector_changed, .data = b };
+	if (wbc_kms_device_reprobe(b->dev, &l) < 0)
+		wbc_log(WLR_ERROR, "re-reading connectors: %s", wbc_kms_device_error(b->dev));
+}
+
 static void backend_destroy(struct wlr_backend *wb)
 {
 	struct wbc_backend *b = backend_from(wb);

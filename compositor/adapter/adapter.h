@@ -46,6 +46,14 @@ struct wlr_backend *wbc_adapter_create(struct wl_display *display, struct wbc_km
 bool wbc_backend_is_adapter(struct wlr_backend *backend);
 void wbc_adapter_get_stats(struct wlr_backend *backend, struct wbc_adapter_stats *out);
 
+/* Hotplug: re-read the device's connectors (call it on a DRM hotplug uevent; the adapter
+ * watches none itself) and follow: the output of a connector that is no longer connected
+ * is destroyed (its pipe turns CRTC and planes off; the output's destroy signal tells
+ * whoever captures it), a connector that is connected again (and that this backend drives:
+ * not under --headless, and only --output's) gets a new output through new_output, and one
+ * whose mode list changed gets its output made anew. Each change is said in one line. */
+void wbc_adapter_reprobe(struct wlr_backend *backend);
+
 bool wbc_output_is_adapter(struct wlr_output *output);
 /* The output's pipe, NULL while the output is disabled. */
 struct wbc_kms_pipe *wbc_output_pipe(struct wlr_output *output);

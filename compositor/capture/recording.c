@@ -39,7 +39,8 @@ struct wbc_recording {
 	uint32_t width, height, format;
 	uint64_t captured;               /* frames offered to the recorder */
 	bool started;                    /* a first frame was accepted */
-	bool ended;                      /* no more frames: failed, output gone, or stopping */
+	bool ended;                      /* no more frames: failed, or stopping */
+	bool paused;                     /* the output went away: waiting for it to come back */
 	bool stopped;                    /* wbc_recorder_stop() was called */
 	char error[1024];                /* what ended it early (said once), or "" */
 	uint64_t stats_bytes;
@@ -212,13 +213,27 @@ static void handle_frame(struct wbc_capture_consumer *consumer, struct wbc_captu
 			"\n", r->captured, f->sequence, f->timestamp_ns, frame_hash(f));
 }
 
+/* How long the output's going may wait for the encoder to give its frames back. */
+#define DRAIN_TIMEOUT_MS 3000
+
+/* The output's pipe is going (unplugged, turned off, wbc stopping): the frames lent to the
+ * recorder must come back now. The recording pauses and waits for an output of the same
+ * name (wbc_recording_resume); when the encoder cannot give its frames back without
+ * ending, it ends instead. */
 static void handle_detach(struct wbc_capture_consumer *consumer)
 {
 	struct wbc_recording *r = wl_container_of(consumer, r, consumer);
-	if (r->stopped)
+	if (r->stopped || r->paused)
 		return;
-	say_error(r, "the output went away");
-	stop(r, now_ns());
+	wbc_capture_set_continuous(consumer, false);
+	if (wbc_recorder_drain(r->rec, DRAIN_TIMEOUT_MS) < 0) {
+		say_error(r, "the output went away (and the encoder kept frames: cannot pause)");
+		stop(r, now_ns());
+	} else {
+		r->paused = true;
+		wbc_notice("recording %s paused: the output went away (%" PRIu64 " frames so far)",
+			r->output, r->captured);
+	}
 	wbc_capture_remove(consumer);
 }
 
@@ -452,6 +467,35 @@ int wbc_recording_start(struct wbc_server *s, struct wlr_output *output, struct 
 	say_started(r, method, p->fps);
 	wbc_capture_set_continuous(&r->consumer, true);
 	return 0;
+}
+
+void wbc_recording_resume(struct wbc_server *s, struct wlr_output *output, struct wbc_capture *cap)
+{
+	struct wbc_recording *r = s->recording;
+	if (!r || !r->paused || r->stopped || strcmp(r->output, output->name) != 0)
+		return;
+	r->paused = false;
+	wbc_capture_add(cap, &r->consumer);  /* counted for the pool, as at start */
+	char method[1200];
+	uint32_t format;
+	if (wbc_screen_choose_capture(s, output, cap, wbc_capture_pool_size(cap), &format, method,
+			sizeof(method)) < 0) {
+		say_error(r, method);
+		stop(r, now_ns());
+		return;
+	}
+	if ((uint32_t)output->width != r->width || (uint32_t)output->height != r->height ||
+			format != r->format) {
+		char msg[200];
+		snprintf(msg, sizeof(msg), "%s came back as %dx%d 0x%08x, the recording is %ux%u "
+			"0x%08x", output->name, output->width, output->height, format, r->width,
+			r->height, r->format);
+		say_error(r, msg);
+		stop(r, now_ns());
+		return;
+	}
+	wbc_notice("recording %s resumed (%s)", r->output, method);
+	wbc_capture_set_continuous(&r->consumer, true);
 }
 
 int wbc_recording_stop(struct wbc_server *s, struct wbc_recording_status *summary)

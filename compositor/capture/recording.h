@@ -12,6 +12,10 @@
  * until the recorder's release callback; watches the recorder's event fd in the display's
  * event loop. A recording that fails (disk full, receiver gone) says so in one line and
  * ends (state failed until it is stopped or replaced); the compositor keeps running.
+ * When its output goes away (unplugged, turned off) the recording pauses: the encoder gives
+ * the frames back, nothing is captured, the file stays open; an output of the same name
+ * coming back resumes it (wbc_recording_resume), the next frame's real timestamp making
+ * the gap, during which the file shows the last frame before it.
  * Stopping writes the trailer with the right duration (up to the moment of the stop).
  */
 #ifndef WBC_RECORDING_H
@@ -67,6 +71,11 @@ enum wbc_recording_error {
 int wbc_recording_start(struct wbc_server *server, struct wlr_output *output,
 		struct wbc_capture *capture, const struct wbc_recording_params *params,
 		char *err, size_t err_len);
+/* An output came (back): a recording paused because the output of that name went away
+ * goes on with it (its frames must have the recording's size and format, else it ends with
+ * one line). Nothing otherwise. */
+void wbc_recording_resume(struct wbc_server *server, struct wlr_output *output,
+		struct wbc_capture *capture);
 /* Stop now, print the "wbc: rec final ..." line, fill *summary (may be NULL) and free.
  * -1 when there is no recording. */
 int wbc_recording_stop(struct wbc_server *server, struct wbc_recording_status *summary);

@@ -104,14 +104,20 @@ int wbc_device_open(struct wbc_server *s)
 			return -1;
 		}
 	}
+	/* Before anything else: without master every modeset fails, and the display is the
+	 * master's (another compositor or X server): leave it untouched. The session made
+	 * wbc master if it could (seatd and logind do on open). */
+	if (!drmIsMaster(s->drm->fd)) {
+		wbc_log(WLR_ERROR, "cannot drive %s: another process is its DRM master (a "
+			"compositor or X server?); stop it, or start wbc on a VT of its own", path);
+		return -1;
+	}
 	struct wbc_kms_error err = { 0 };
 	struct wbc_kms_device_options opts = { .master = false };
 	if (wbc_kms_device_open_fd(s->drm->fd, &opts, &s->kms, &err) < 0) {
 		wbc_log(WLR_ERROR, "%s", err.message);
 		return -1;
 	}
-	if (!drmIsMaster(s->drm->fd))
-		wbc_log(WLR_ERROR, "warning: not DRM master on %s: modesetting will fail", path);
 	wbc_log(WLR_INFO, "using %s (%s)", s->kms->path, s->kms->driver);
 	return 0;
 }

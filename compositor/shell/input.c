@@ -23,6 +23,10 @@
 struct wbc_keyboard {
 	struct wbc_server *server;
 	struct wlr_input_device *device; /* borrowed */
+	/* Keys wbc took on press (VT switch keys): their releases are wbc's too, so that
+	 * APP never sees a release without its press. */
+	uint32_t taken[4];
+	size_t n_taken;
 	struct wl_listener modifiers, key, destroy;
 	struct wl_list link;             /* wbc_input.keyboards */
 };
@@ -34,18 +38,26 @@ static void handle_modifiers(struct wl_listener *listener, void *data)
 	wlr_seat_keyboard_notify_modifiers(k->server->input.seat, &k->device->keyboard->modifiers);
 }
 
-/* Ctrl+Alt+Fn switches virtual terminals, as on any console compositor. */
+/* Ctrl+Alt+Fn (XF86Switch_VT_n) switches virtual terminals only with --allow-vt-switch
+ * (as cage's -s): anyone at a kiosk keyboard could otherwise leave the kiosk for a
+ * console. Either way the key is wbc's, never APP's, so that what a key does is the
+ * same whatever the flag: true when it was one. */
 static bool handle_vt_switch(struct wbc_keyboard *k, uint32_t keycode)
 {
-	struct wlr_session *session = k->server->session;
+	struct wbc_server *s = k->server;
 	const xkb_keysym_t *syms;
 	int n = xkb_state_key_get_syms(k->device->keyboard->xkb_state, keycode + 8, &syms);
 	for (int i = 0; i < n; i++) {
-		if (syms[i] >= XKB_KEY_XF86Switch_VT_1 && syms[i] <= XKB_KEY_XF86Switch_VT_12) {
-			if (session)
-				wlr_session_change_vt(session, syms[i] - XKB_KEY_XF86Switch_VT_1 + 1);
-			return true;
-		}
+		if (syms[i] < XKB_KEY_XF86Switch_VT_1 || syms[i] > XKB_KEY_XF86Switch_VT_12)
+			continue;
+		unsigned vt = syms[i] - XKB_KEY_XF86Switch_VT_1 + 1;
+		if (!s->opts->allow_vt_switch)
+			wbc_log(WLR_DEBUG, "switch to VT %u ignored (no --allow-vt-switch)", vt);
+		else if (s->session && !wlr_session_change_vt(s->session, vt))
+			wbc_log(WLR_ERROR, "cannot switch to VT %u (run with -v for details)", vt);
+		else
+			wbc_log(WLR_INFO, "switching to VT %u", vt);
+		return true;
 	}
 	return false;
 }
@@ -54,8 +66,18 @@ static void handle_key(struct wl_listener *listener, void *data)
 {
 	struct wbc_keyboard *k = wl_container_of(listener, k, key);
 	struct wlr_event_keyboard_key *ev = data;
-	if (ev->state == WL_KEYBOARD_KEY_STATE_PRESSED && handle_vt_switch(k, ev->keycode))
+	wbc_power_activity(k->server);
+	if (ev->state == WL_KEYBOARD_KEY_STATE_PRESSED && handle_vt_switch(k, ev->keycode)) {
+		if (k->n_taken < sizeof(k->taken) / sizeof(k->taken[0]))
+			k->taken[k->n_taken++] = ev->keycode;
 		return;
+	}
+	for (size_t i = 0; ev->state == WL_KEYBOARD_KEY_STATE_RELEASED && i < k->n_taken; i++) {
+		if (k->taken[i] == ev->keycode) {
+			k->taken[i] = k->taken[--k->n_taken];
+			return;
+		}
+	}
 	wlr_seat_set_keyboard(k->server->input.seat, k->device);
 	wlr_seat_keyboard_notify_key(k->server->input.seat, ev->time_msec, ev->keycode, ev->state);
 }
@@ -185,6 +207,7 @@ static void handle_motion(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.motion);
 	struct wlr_event_pointer_motion *ev = data;
+	wbc_power_activity(s);       /* here, not in pointer_moved: rebasing is no input */
 	wlr_cursor_move(s->input.cursor, ev->device, ev->delta_x, ev->delta_y);
 	pointer_moved(s, ev->time_msec);
 }
@@ -193,6 +216,7 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.motion_absolute);
 	struct wlr_event_pointer_motion_absolute *ev = data;
+	wbc_power_activity(s);
 	wlr_cursor_warp_absolute(s->input.cursor, ev->device, ev->x, ev->y);
 	pointer_moved(s, ev->time_msec);
 }
@@ -201,6 +225,7 @@ static void handle_button(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.button);
 	struct wlr_event_pointer_button *ev = data;
+	wbc_power_activity(s);
 	if (ev->state == WLR_BUTTON_PRESSED)
 		wbc_xdg_click(s, s->input.seat->pointer_state.focused_surface);
 	/* The seat counts buttons even with no focus (a move clears it). */
@@ -216,6 +241,7 @@ static void handle_axis(struct wl_listener *listener, void *data)
 {
 	struct wbc_server *s = wl_container_of(listener, s, input.axis);
 	struct wlr_event_pointer_axis *ev = data;
+	wbc_power_activity(s);
 	wlr_seat_pointer_notify_axis(s->input.seat, ev->time_msec, ev->orientation, ev->delta,
 		ev->delta_discrete, ev->source);
 }
@@ -280,6 +306,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data)
 	struct wbc_server *s = wl_container_of(listener, s, input.touch_down);
 	struct wlr_event_touch_down *ev = data;
 	struct wbc_input *in = &s->input;
+	wbc_power_activity(s);
 	double lx, ly, sx, sy;
 	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
 	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, lx, ly, &sx, &sy);

@@ -19,7 +19,8 @@ static const char usage[] =
 	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
-	"           [--allow-capture] [--allow-remote] [--headless] -- APP [ARGS...]\n"
+	"           [--allow-capture] [--allow-remote] [--headless] [--allow-vt-switch]\n"
+	"           [--blank-after SECONDS] -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -60,7 +61,9 @@ static const char usage[] =
 	"  --debug-frame-checksums FILE\n"
 	"                       debug: a line per frame given to the encoder (FNV-1a 64 of\n"
 	"                       its B,G,R bytes; see compositor/capture/recording.c)\n"
-	"\n"
+	"\n";
+/* In two parts: C11 compilers need not take string literals over 4095 characters. */
+static const char usage_more[] =
 	"Capture and remote control by clients (off by default: any client could read the\n"
 	"screen or type):\n"
 	"  --allow-capture      serve zwlr_screencopy_manager_v1 (grim, wf-recorder, wayvnc)\n"
@@ -71,6 +74,17 @@ static const char usage[] =
 	"                       --allow-capture\n"
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
+	"\n"
+	"Lockdown:\n"
+	"  --allow-vt-switch    let Ctrl+Alt+F1..F12 switch virtual terminals (default: these\n"
+	"                       keys do nothing and APP never sees them, so a kiosk keyboard\n"
+	"                       cannot leave the kiosk for a console)\n"
+	"\n"
+	"Display power:\n"
+	"  --blank-after SECONDS  turn the display off after SECONDS without input, unless a\n"
+	"                       client holds an idle inhibitor; input turns it on again\n"
+	"                       (clients can also turn it off and on through\n"
+	"                       wlr-output-power-management, e.g. wlopm)\n"
 	"\n"
 	"  -v, --verbose        debug logging and statistics\n"
 	"  -h, --help           this help\n"
@@ -144,6 +158,7 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			break;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			fputs(usage, stdout);
+			fputs(usage_more, stdout);
 			return WBC_PARSE_EXIT;
 		} else if (strcmp(a, "--version") == 0) {
 			printf("wbc %s\n", WBC_VERSION);
@@ -228,6 +243,13 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			o->allow_control = true;
 		} else if (strcmp(a, "--allow-capture") == 0) {
 			o->allow_capture = true;
+		} else if (strcmp(a, "--blank-after") == 0) {
+			if (!next || !parse_seconds(next, &o->blank_after_s) || o->blank_after_s <= 0)
+				return fail("--blank-after wants SECONDS (more than 0, at most %d), "
+					"got '%s'", MAX_SECONDS, next ? next : "");
+			i++;
+		} else if (strcmp(a, "--allow-vt-switch") == 0) {
+			o->allow_vt_switch = true;
 		} else if (strcmp(a, "--headless") == 0) {
 			o->headless = true;
 		} else if (strcmp(a, "--allow-remote") == 0) {

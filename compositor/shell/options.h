@@ -51,6 +51,8 @@ struct wbc_options {
 	 * (implies it) adds the virtual pointer and keyboard of remote desktops (remote.c). */
 	bool allow_capture;
 	bool allow_remote;
+	bool allow_vt_switch;            /* --allow-vt-switch: Ctrl+Alt+Fn switches VT */
+	double blank_after_s;            /* --blank-after; 0: never blank */
 	bool headless;                   /* --headless: the writeback connector is the screen */
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
 	/* Set only by embedders (tests/wlcs), never by the command line (which leaves them 0):

@@ -26,6 +26,7 @@ struct wbc_screen {
 	struct wbc_capture *capture;     /* owned */
 	struct wl_listener frame, destroy;
 	struct wl_list link;
+	bool session_off;                /* turned off because the session went away */
 };
 
 static void screen_free(struct wbc_screen *sc)
@@ -74,10 +75,13 @@ static void describe_modes(struct wlr_output *output, char *buf, size_t len)
 		snprintf(buf + used, len - used, " ...");
 }
 
-/* --record: the first output is recorded from its first frame. */
+/* --record: the first output is recorded from its first frame; a recording paused
+ * because this output went away goes on. */
 static int start_recording(struct wbc_server *s, struct wbc_screen *sc)
 {
 	const struct wbc_options *o = s->opts;
+	if (s->recording)
+		wbc_recording_resume(s, sc->output, sc->capture);
 	if (!o->record || s->recording)
 		return 0;
 	struct wbc_recording_params p = { .target = o->record, .codec = o->codec,
@@ -92,11 +96,27 @@ static int start_recording(struct wbc_server *s, struct wbc_screen *sc)
 	return -1;
 }
 
+static struct wlr_output_mode *find_mode(struct wbc_server *s, struct wlr_output *output);
+
 static struct wlr_output_mode *pick_mode(struct wbc_server *s, struct wlr_output *output)
 {
 	const struct wbc_options *o = s->opts;
 	if (!o->has_mode)
 		return wlr_output_preferred_mode(output);
+	struct wlr_output_mode *m = find_mode(s, output);
+	if (m || !s->running)
+		return m;
+	/* Plugged in while running (another monitor, maybe): better its own mode than none. */
+	char have[256];
+	describe_modes(output, have, sizeof(have));
+	wbc_notice("%s has no mode %dx%d%s (it has: %s): using its preferred mode", output->name,
+		o->mode_width, o->mode_height, o->mode_refresh_mhz ? " at that refresh" : "", have);
+	return wlr_output_preferred_mode(output);
+}
+
+static struct wlr_output_mode *find_mode(struct wbc_server *s, struct wlr_output *output)
+{
+	const struct wbc_options *o = s->opts;
 	struct wlr_output_mode *m, *best = NULL;
 	wl_list_for_each(m, &output->modes, link) {
 		if (m->width != o->mode_width || m->height != o->mode_height)
@@ -109,6 +129,17 @@ static struct wlr_output_mode *pick_mode(struct wbc_server *s, struct wlr_output
 		}
 	}
 	return best;
+}
+
+/* wlroots 0.15's scene works out which outputs a surface is on (its enter events and the
+ * primary output that its frame callbacks follow) only when a node or a scene output moves.
+ * An output plugged back in at the place of the one that went moves nothing, so the
+ * surfaces would stay on no output and never get a frame callback again: move the whole
+ * tree away and back to make the scene look again. */
+static void rescan_surface_outputs(struct wbc_server *s)
+{
+	wlr_scene_node_set_position(&s->scene->node, 1, 0);
+	wlr_scene_node_set_position(&s->scene->node, 0, 0);
 }
 
 void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
@@ -168,7 +199,49 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	}
 	wbc_log(WLR_INFO, "%s: %dx%d@%.3f Hz", output->name, output->width, output->height,
 		output->refresh / 1000.0);
+	if (s->running)
+		rescan_surface_outputs(s);
 	wbc_xdg_resize_all(s);
+}
+
+bool wbc_screen_set_power(struct wbc_server *s, struct wlr_output *output, bool on)
+{
+	if (output->enabled == on)
+		return true;
+	wlr_output_enable(output, on);
+	if (!wlr_output_commit(output)) {
+		wlr_output_rollback(output);
+		wbc_log(WLR_ERROR, "%s: cannot turn the display %s (run with -v for details)",
+			output->name, on ? "on" : "off");
+		return false;
+	}
+	wbc_notice("%s: display %s", output->name, on ? "on" : "off");
+	struct wbc_capture *cap = on ? wbc_screen_capture_of(s, output) : NULL;
+	if (cap)
+		wbc_recording_resume(s, output, cap);
+	if (on)
+		wlr_output_schedule_frame(output);
+	return true;
+}
+
+void wbc_screen_set_power_all(struct wbc_server *s, bool on)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link)
+		wbc_screen_set_power(s, sc->output, on);
+}
+
+void wbc_screen_session_active(struct wbc_server *s, bool active)
+{
+	wbc_notice("session %s", active ? "back: displays on again" :
+		"gone (VT switch?): displays off until it comes back");
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link) {
+		if (!active && sc->output->enabled)
+			sc->session_off = wbc_screen_set_power(s, sc->output, false);
+		else if (active && sc->session_off)
+			sc->session_off = !wbc_screen_set_power(s, sc->output, true);
+	}
 }
 
 struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output **output)

@@ -54,6 +54,14 @@ static void handle_new_input(struct wl_listener *listener, void *data)
 	wbc_input_new_device(s, data);
 }
 
+/* libseat calls this while wbc still holds DRM master (it is taken when the handler
+ * returns), so the displays can be turned off cleanly. */
+static void handle_session_active(struct wl_listener *listener, void *data)
+{
+	struct wbc_server *s = wl_container_of(listener, s, session_active);
+	wbc_screen_session_active(s, s->session->active);
+}
+
 static int handle_signal(int signo, void *data)
 {
 	struct wbc_server *s = data;
@@ -104,6 +112,8 @@ static int setup_backends(struct wbc_server *s)
 	if (!s->session)
 		return fail(s, "cannot start a session through libseat (no seatd or logind? "
 			"as root without either, set LIBSEAT_BACKEND=noop)");
+	s->session_active.notify = handle_session_active;
+	wl_signal_add(&s->session->events.active, &s->session_active);
 	if (wbc_device_open(s) < 0)
 		return fail(s, NULL);
 	s->backend = wlr_multi_backend_create(s->display);
@@ -156,6 +166,8 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the seat");
 	if (s->opts->allow_capture && wbc_screencopy_init(s) < 0)
 		return fail(s, "cannot create zwlr_screencopy_manager_v1");
+	if (wbc_power_init(s) < 0)
+		return fail(s, "cannot create the output power and idle inhibit managers");
 	if (s->opts->allow_remote && wbc_remote_init(s) < 0)
 		return fail(s, "cannot create the virtual pointer and keyboard managers");
 	return 0;
@@ -248,6 +260,8 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 		return fail(s, NULL);
 	if (start_libinput(s) < 0)
 		return -1;
+	if (wbc_hotplug_init(s) < 0)
+		return fail(s, NULL);
 	if (wl_list_empty(&s->screens)) {
 		if (s->opts->headless)
 			wbc_log(WLR_ERROR, "--headless: no writeback connector with modes on %s",
@@ -268,6 +282,8 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 		wl_event_source_timer_update(s->duration, ms > 0 ? ms : 1);
 	}
 	wbc_screenshots_arm(s);
+	wbc_power_activity(s);           /* --blank-after counts from APP's start too */
+	s->running = true;
 	return 0;
 }
 
@@ -304,6 +320,8 @@ void wbc_server_finish(struct wbc_server *s)
 	if (!s->display)
 		return;
 	wl_display_destroy_clients(s->display);
+	wbc_hotplug_finish(s);
+	wbc_power_finish(s);
 	wbc_control_finish(s);
 	wbc_screencopy_finish(s);
 	wbc_remote_finish(s);
@@ -314,6 +332,8 @@ void wbc_server_finish(struct wbc_server *s)
 		wl_list_remove(&s->new_output.link);
 		wl_list_remove(&s->new_input.link);
 	}
+	if (s->session_active.notify)
+		wl_list_remove(&s->session_active.link);
 	/* Outputs first (their pipes turn the CRTC off), while renderer, allocator and the
 	 * KMS device they use still exist. */
 	if (s->backend)

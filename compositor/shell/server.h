@@ -18,6 +18,8 @@ struct wbc_recording;
 struct wbc_control;
 struct wbc_screencopy;
 struct wbc_view;
+struct wbc_hotplug;
+struct wbc_power;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -78,6 +80,8 @@ struct wbc_server {
 	struct wbc_recording *recording;    /* the recording (capture/recording.c), NULL without */
 	struct wbc_control *control;     /* --allow-control (control.c), NULL without */
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
+	struct wbc_hotplug *hotplug;     /* DRM uevents (hotplug.c); NULL when embedded */
+	struct wbc_power *power;         /* output power and --blank-after (power.c) */
 	struct {                         /* --allow-remote (remote.c); the managers are the display's */
 		struct wl_listener new_pointer, new_keyboard;
 		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
@@ -88,10 +92,13 @@ struct wbc_server {
 		double dx, dy;           /* pointer minus the window's top left */
 	} move;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
+	struct wl_listener session_active;   /* session->events.active; NULL notify without */
 	struct wl_event_source *signals[3], *duration;
 	int exit_status;
 	uint64_t stop_ns;                /* CLOCK_MONOTONIC of the first wbc_server_stop */
 	bool failed;                     /* stopping because of an error */
+	bool running;                    /* set up and APP started: outputs that come now are
+	                                    hotplugged (a --mode they lack is no error) */
 };
 
 /* server.c */
@@ -110,6 +117,17 @@ void wbc_device_restore(struct wbc_server *server);
 /* screen.c: outputs on the compositor side (mode, layout, frame scheduling, capture). */
 void wbc_screen_new_output(struct wbc_server *server, struct wlr_output *output);
 void wbc_screen_finish_all(struct wbc_server *server);
+/* Turn output's display off (its pipe goes: CRTC off, no commits, no frame events and so
+ * no frame callbacks; capture consumers detach, a recording pauses) or on again (a fresh
+ * modeset and a full redraw; a paused recording of it resumes). Said in one line. false
+ * when the commit failed (said too). */
+bool wbc_screen_set_power(struct wbc_server *server, struct wlr_output *output, bool on);
+void wbc_screen_set_power_all(struct wbc_server *server, bool on);
+/* The session went away (a VT switch, another seat user: DRM master and input are about
+ * to be taken) or came back: the displays on go off while away (as wbc_screen_set_power:
+ * nothing committed or captured, a recording pauses), and those come back with a fresh
+ * modeset (someone else may have changed the display meanwhile). */
+void wbc_screen_session_active(struct wbc_server *server, bool active);
 /* The area toplevels fill: the first output's box in layout coordinates. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
 /* The first output that can be captured and its capture hook (what is recorded); NULL
@@ -124,6 +142,18 @@ struct wbc_capture *wbc_screen_capture_of(struct wbc_server *server, struct wlr_
 int wbc_screen_choose_capture(struct wbc_server *server, struct wlr_output *output,
 		struct wbc_capture *capture, unsigned pool, uint32_t *format, char *line,
 		size_t len);
+
+/* hotplug.c: the kernel's DRM hotplug uevents for the card make the adapter re-read its
+ * connectors (wbc_adapter_reprobe). */
+int wbc_hotplug_init(struct wbc_server *server);
+void wbc_hotplug_finish(struct wbc_server *server);
+
+/* power.c: wlr-output-power-management and --blank-after with idle inhibitors. */
+int wbc_power_init(struct wbc_server *server);
+/* Input happened (or APP started): --blank-after counts from now, and displays it
+ * blanked come back on. */
+void wbc_power_activity(struct wbc_server *server);
+void wbc_power_finish(struct wbc_server *server);
 
 /* screenshot.c: --screenshot-after, attached to the first screen that comes up, timed
  * from APP's start (wbc_screenshots_arm). */

@@ -57,6 +57,7 @@ struct options {
 	bool fps_log;
 	bool print_frames;
 	uint32_t margin;   /* px of "shadow" around the window geometry */
+	bool print_configure;
 };
 
 struct client {
@@ -361,6 +362,10 @@ static void toplevel_configure(void *data, struct xdg_toplevel *toplevel,
 	(void)states;
 	c->pending_width = width;
 	c->pending_height = height;
+	if (c->opt.print_configure) {
+		printf("configure %" PRId32 " %" PRId32 "\n", width, height);
+		fflush(stdout);
+	}
 }
 
 static void toplevel_close(void *data, struct xdg_toplevel *toplevel)
@@ -455,13 +460,15 @@ static void usage(FILE *f)
 		"  --print-frames    print \"frame N\" to stdout for every frame drawn\n"
 		"  --margin PX       draw PX pixels around the window geometry (as a\n"
 		"                    client-side shadow): the pattern fills the geometry\n"
+		"  --print-configure print \"configure W H\" to stdout for every toplevel\n"
+		"                    configure (0 0: the client's choice)\n"
 		"  --help            show this help\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *opt)
 {
 	enum { OPT_FRAMES = 1, OPT_STATIC, OPT_DURATION, OPT_FPS_LOG,
-	       OPT_PRINT_FRAMES, OPT_MARGIN, OPT_HELP };
+	       OPT_PRINT_FRAMES, OPT_MARGIN, OPT_PRINT_CONFIGURE, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "frames", required_argument, NULL, OPT_FRAMES },
 		{ "static", no_argument, NULL, OPT_STATIC },
@@ -469,6 +476,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "fps-log", no_argument, NULL, OPT_FPS_LOG },
 		{ "print-frames", no_argument, NULL, OPT_PRINT_FRAMES },
 		{ "margin", required_argument, NULL, OPT_MARGIN },
+		{ "print-configure", no_argument, NULL, OPT_PRINT_CONFIGURE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -505,6 +513,9 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		}
 		case OPT_FPS_LOG:
 			opt->fps_log = true;
+			break;
+		case OPT_PRINT_CONFIGURE:
+			opt->print_configure = true;
 			break;
 		case OPT_PRINT_FRAMES:
 			opt->print_frames = true;

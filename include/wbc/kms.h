@@ -184,6 +184,30 @@ WBC_KMS_API int wbc_kms_device_dispatch(struct wbc_kms_device *dev);
 /* Block until something is handled or timeout_ms passes (-1: forever). 0 on timeout. */
 WBC_KMS_API int wbc_kms_device_wait(struct wbc_kms_device *dev, int timeout_ms);
 
+/*
+ * Hotplug: re-read every display connector's status and modes from the kernel (a full
+ * probe, as after a hotplug uevent; the library watches no uevents itself: that is the
+ * caller's, e.g. with libudev). The device's connector array is updated in place (its
+ * modes array may be replaced: pointers into it do not survive the call; pipes keep their
+ * own copy of their mode), and the listener hears of each connector that changed, after
+ * the update. Connectors that appear or vanish as objects (DisplayPort MST) are not
+ * followed: the device knows the connectors it found at open. A connector that goes away
+ * keeps its pipe: turning it off is the caller's decision (wbc_kms_pipe_destroy). 0, or a
+ * negative errno and the device's error for a connector that could not be read (the others
+ * are still updated and reported).
+ */
+enum wbc_kms_connector_change {
+	WBC_KMS_CONNECTOR_STATUS_CHANGED = 1u << 0,  /* connected <-> disconnected/unknown */
+	WBC_KMS_CONNECTOR_MODES_CHANGED = 1u << 1,   /* the mode list (another monitor) */
+};
+struct wbc_kms_connector_listener {
+	/* changes: wbc_kms_connector_change bits. conn->status is the new status. */
+	void (*changed)(void *data, struct wbc_kms_connector *conn, unsigned changes);
+	void *data;
+};
+WBC_KMS_API int wbc_kms_device_reprobe(struct wbc_kms_device *dev,
+		const struct wbc_kms_connector_listener *listener);
+
 /* Lookups; NULL when absent. */
 WBC_KMS_API struct wbc_kms_crtc *wbc_kms_device_crtc(struct wbc_kms_device *dev, uint32_t id);
 WBC_KMS_API struct wbc_kms_plane *wbc_kms_device_plane(struct wbc_kms_device *dev, uint32_t id);

@@ -243,6 +243,18 @@ int wbc_recorder_get_event_fd(struct wbc_recorder *rec);
 void wbc_recorder_dispatch(struct wbc_recorder *rec);
 
 /*
+ * Gives back every frame lent, without ending the recording (the source of the frames is
+ * going away for a while, e.g. a display unplugged): waits up to timeout_ms until the
+ * worker has encoded the queue and the encoder holds no frame, then runs the release
+ * callbacks on the calling thread. The recording goes on with the next frame submitted
+ * (whose timestamp shows the gap). -ETIMEDOUT when frames are still held then: encoders
+ * fed the frame memory directly (no pixel conversion, e.g. ffv1 in bgr0) may keep the last
+ * frames until more come or the recording stops; the caller then has to stop.
+ * Owner thread only.
+ */
+int wbc_recorder_drain(struct wbc_recorder *rec, int timeout_ms);
+
+/*
  * Ends the recording: the worker encodes the frames still queued, flushes
  * the encoder, makes the last frame last until stop_timestamp_ns (for
  * containers storing durations, when writing to seekable files; a value not

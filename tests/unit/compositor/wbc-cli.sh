@@ -68,6 +68,10 @@ bad 2 "'99999x480'" -- --mode 99999x480 -- "$app"
 bad 2 "'640X480'" -- --mode 640X480 -- "$app"
 bad 2 "'-1'" -- --duration -1 -- "$app"
 bad 2 "'3000000'" -- --duration 3000000 -- "$app"
+bad 2 "--blank-after wants SECONDS (more than 0" -- --blank-after 0 -- "$app"
+bad 2 "'-5'" -- --blank-after -5 -- "$app"
+bad 2 "'later'" -- --blank-after later -- "$app"
+bad 2 "'3000000'" -- --blank-after 3000000 -- "$app"
 bad 2 "'soon'" -- --screenshot-after soon "$tmp/s.ppm" -- "$app"
 bad 2 "needs SECONDS and a FILE" -- --screenshot-after 1
 bad 2 "--device needs a PATH" -- --device

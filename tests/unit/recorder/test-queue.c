@@ -196,6 +196,42 @@ static void test_direct_input_release(void **state)
 	tu_rmtree(dir);
 }
 
+/* Drain (an output going away): with a converting encoder (libx264) every frame comes
+ * back and the recording goes on; with a wrapping one (ffv1 keeps the last picture) it
+ * times out, and stop still gives everything back. */
+static void test_drain(void **state)
+{
+	struct wbc_recorder *rec;
+	struct tu_tracker t;
+	char dir[256];
+
+	(void)state;
+	tu_tracker_init(&t);
+	tu_mkdtemp(dir, sizeof(dir));
+	rec = create_codec(dir, "libx264", 4, 20);
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(tu_submit(rec, &t, i, i * FRAME_NS), 0);
+	assert_int_equal(wbc_recorder_drain(rec, 5000), 0);
+	assert_int_equal(t.released, 3);
+	/* The gap: the next frame 10 s later, accepted and encoded. */
+	assert_int_equal(tu_submit(rec, &t, 3, 10 * TU_NS_PER_S), 0);
+	assert_int_equal(wbc_recorder_stop(rec, 11 * TU_NS_PER_S), 0);
+	assert_int_equal(t.released, 4);
+	assert_accounted(rec);
+	wbc_recorder_destroy(rec);
+
+	tu_tracker_init(&t);
+	rec = create_ffv1(dir, 4, 0);
+	assert_int_equal(tu_submit(rec, &t, 0, 0), 0);
+	wait_encoded(rec, 1);
+	assert_int_equal(wbc_recorder_drain(rec, 200), -ETIMEDOUT);
+	assert_int_equal(wbc_recorder_stop(rec, FRAME_NS), 0);
+	assert_int_equal(t.released, 1);
+	assert_int_equal(t.wrong_thread, 0);
+	wbc_recorder_destroy(rec);
+	tu_rmtree(dir);
+}
+
 /* After stop, submit() refuses with -EPIPE, counted as dropped. */
 static void test_submit_after_stop(void **state)
 {
@@ -274,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_slow_sink_drops),
 		cmocka_unit_test(test_event_fd_dispatch),
 		cmocka_unit_test(test_direct_input_release),
+		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_submit_after_stop),
 		cmocka_unit_test(test_destroy_without_stop),
 		cmocka_unit_test(test_invalid_frames),

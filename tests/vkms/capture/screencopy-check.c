@@ -13,6 +13,11 @@
  *   screencopy-check bad stride|format|size|twice
  *                           a wrong buffer (or a second copy) must end the connection with
  *                           zwlr_screencopy_frame_v1 error invalid_buffer (already_used)
+ *   screencopy-check unplug FILE
+ *                           hotplug: binds the output, copies one frame, writes "bound" to
+ *                           FILE, waits (120 s at most) for the output's global to go (the
+ *                           display unplugged), then asks a frame of that wl_output: it
+ *                           must fail (failed, within 30 s), not hang
  * Prints what it saw; exit 0 when all is as said, 1 otherwise.
  */
 #define _GNU_SOURCE
@@ -33,6 +38,8 @@
 struct globals {
 	struct wl_shm *shm;
 	struct wl_output *output;
+	uint32_t output_name;            /* its global */
+	bool output_removed;             /* its global went (unplug mode) */
 	struct zwlr_screencopy_manager_v1 *manager;
 	struct wl_registry *registry;
 	uint32_t manager_name, manager_version;
@@ -69,8 +76,10 @@ static void on_global(void *data, struct wl_registry *reg, uint32_t name, const 
 	struct globals *g = data;
 	if (strcmp(iface, wl_shm_interface.name) == 0)
 		g->shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, wl_output_interface.name) == 0 && !g->output)
+	else if (strcmp(iface, wl_output_interface.name) == 0 && !g->output) {
 		g->output = wl_registry_bind(reg, name, &wl_output_interface, 1);
+		g->output_name = name;
+	}
 	else if (strcmp(iface, zwlr_screencopy_manager_v1_interface.name) == 0) {
 		g->manager_name = name;
 		g->manager_version = version < 3 ? version : 3;
@@ -79,7 +88,12 @@ static void on_global(void *data, struct wl_registry *reg, uint32_t name, const 
 	}
 }
 
-static void on_global_remove(void *data, struct wl_registry *reg, uint32_t name) {}
+static void on_global_remove(void *data, struct wl_registry *reg, uint32_t name)
+{
+	struct globals *g = data;
+	if (g->output && name == g->output_name)
+		g->output_removed = true;
+}
 
 static const struct wl_registry_listener registry_listener = { on_global, on_global_remove };
 
@@ -313,6 +327,41 @@ static int check_bad(const char *how)
 	return 0;
 }
 
+static int check_unplug(const char *marker)
+{
+	struct wl_display *dpy;
+	struct globals g;
+	connect_globals(&dpy, &g);
+	struct frame first;
+	copy_whole(dpy, &g, g.manager, &first, false);
+	frame_wait(dpy, &first, 60000);
+	if (!first.ready)
+		fail("%s", "the first frame (before the unplug) did not come");
+	printf("before the unplug: a %ux%u frame\n", first.width, first.height);
+	FILE *f = fopen(marker, "w");
+	if (!f || fputs("bound\n", f) < 0 || fclose(f) != 0)
+		fail("cannot write %s", marker);
+	for (int i = 0; i < 1200 && !g.output_removed; i++) {
+		struct pollfd pfd = { .fd = wl_display_get_fd(dpy), .events = POLLIN };
+		wl_display_flush(dpy);
+		if (poll(&pfd, 1, 100) > 0 && wl_display_dispatch(dpy) < 0)
+			fail("%s", "connection lost waiting for the unplug");
+	}
+	if (!g.output_removed)
+		fail("%s", "the output's global never went");
+	printf("the output's global went\n");
+	struct frame after = { 0 };
+	after.proxy = zwlr_screencopy_manager_v1_capture_output(g.manager, 0, g.output);
+	zwlr_screencopy_frame_v1_add_listener(after.proxy, &frame_listener, &after);
+	frame_wait(dpy, &after, 30000);
+	if (after.ready || after.buffer_dones)
+		fail("%s", "a frame of the unplugged output was offered");
+	if (!after.failed)
+		fail("%s", "no failed event within 30 s for the unplugged output");
+	printf("after the unplug: failed\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);    /* lines survive a sanitizer's exit */
@@ -320,6 +369,9 @@ int main(int argc, char **argv)
 		return check_good();
 	if (argc == 3 && strcmp(argv[1], "bad") == 0)
 		return check_bad(argv[2]);
-	fprintf(stderr, "usage: screencopy-check good | bad stride|format|size|twice\n");
+	if (argc == 3 && strcmp(argv[1], "unplug") == 0)
+		return check_unplug(argv[2]);
+	fprintf(stderr, "usage: screencopy-check good | bad stride|format|size|twice | "
+		"unplug FILE\n");
 	return 2;
 }

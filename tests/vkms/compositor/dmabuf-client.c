@@ -6,9 +6,11 @@
  * format has just INVALID and LINEAR, for Xwayland's sake; a dumb buffer is linear either
  * way). The left half is LEFT_RGB, the right half RIGHT_RGB.
  *
- *   dmabuf-client WIDTH HEIGHT [DEVICE]
+ *   dmabuf-client [--xbgr] WIDTH HEIGHT [DEVICE]
  *
- * Prints "advertised XRGB8888: linear|implicit|no", then "created WxH" when the compositor
+ * --xbgr: the same colours in XBGR8888, which VKMS's planes lack (they take ARGB8888,
+ * XRGB8888, the 16-bit ones and RGB565) but pixman composites.
+ * Prints "advertised FORMAT: linear|implicit|no", then "created WxH" when the compositor
  * imported the buffer (or "failed" and exit 1), "configured" once it is shown, and stays
  * until killed (200 s at most).
  */
@@ -34,14 +36,23 @@
 /* Everything the client has; one instance in main(). */
 struct client {
 	struct test_globals g;
-	bool xrgb_linear, xrgb_implicit; /* XRGB8888 advertised with LINEAR / INVALID */
+	uint32_t format;                 /* XRGB8888, or XBGR8888 with --xbgr */
+	bool xrgb_linear, xrgb_implicit; /* format advertised with LINEAR / INVALID */
 	int created;                     /* 1 created, -1 failed, 0 not yet */
 	struct wl_buffer *buffer;
 	bool configured;
 };
 
 /* A dumb buffer of the two colours, exported as a dma-buf; its fd and stride. */
-static int make_dmabuf(int drm, uint32_t w, uint32_t h, uint32_t *stride)
+/* 0xRRGGBB as a pixel of format (XRGB8888 or XBGR8888). */
+static uint32_t pixel(uint32_t format, uint32_t rgb)
+{
+	if (format == DRM_FORMAT_XRGB8888)
+		return rgb;
+	return (rgb & 0xff) << 16 | (rgb & 0xff00) | (rgb >> 16 & 0xff);
+}
+
+static int make_dmabuf(int drm, uint32_t format, uint32_t w, uint32_t h, uint32_t *stride)
 {
 	struct drm_mode_create_dumb create = { .width = w, .height = h, .bpp = 32 };
 	if (drmIoctl(drm, DRM_IOCTL_MODE_CREATE_DUMB, &create) != 0)
@@ -56,7 +67,7 @@ static int make_dmabuf(int drm, uint32_t w, uint32_t h, uint32_t *stride)
 	for (uint32_t y = 0; y < h; y++) {
 		uint32_t *row = (uint32_t *)(px + (size_t)y * create.pitch);
 		for (uint32_t x = 0; x < w; x++)
-			row[x] = x < w / 2 ? LEFT_RGB : RIGHT_RGB;
+			row[x] = pixel(format, x < w / 2 ? LEFT_RGB : RIGHT_RGB);
 	}
 	munmap(px, create.size);
 	int fd = -1;
@@ -73,7 +84,7 @@ static void dmabuf_modifier(void *data, struct zwp_linux_dmabuf_v1 *d, uint32_t 
 {
 	struct client *c = data;
 	uint64_t modifier = (uint64_t)hi << 32 | lo;
-	if (format != DRM_FORMAT_XRGB8888)
+	if (format != c->format)
 		return;
 	c->xrgb_linear = c->xrgb_linear || modifier == DRM_FORMAT_MOD_LINEAR;
 	c->xrgb_implicit = c->xrgb_implicit || modifier == DRM_FORMAT_MOD_INVALID;
@@ -129,19 +140,25 @@ int __lsan_is_turned_off(void)
 
 int main(int argc, char **argv)
 {
+	struct client c = { .format = DRM_FORMAT_XRGB8888 };
+	if (argc > 1 && strcmp(argv[1], "--xbgr") == 0) {
+		c.format = DRM_FORMAT_XBGR8888;
+		argc--;
+		argv++;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: dmabuf-client WIDTH HEIGHT [DEVICE]\n");
+		fprintf(stderr, "usage: dmabuf-client [--xbgr] WIDTH HEIGHT [DEVICE]\n");
 		return 2;
 	}
+	const char *name = c.format == DRM_FORMAT_XRGB8888 ? "XRGB8888" : "XBGR8888";
 	uint32_t w = (uint32_t)atoi(argv[1]), h = (uint32_t)atoi(argv[2]), stride = 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	int drm = open(argc > 3 ? argv[3] : "/dev/dri/card0", O_RDWR | O_CLOEXEC);
-	int fd = drm >= 0 ? make_dmabuf(drm, w, h, &stride) : -1;
+	int fd = drm >= 0 ? make_dmabuf(drm, c.format, w, h, &stride) : -1;
 	if (fd < 0) {
 		fprintf(stderr, "dmabuf-client: no dma-buf: %s\n", strerror(errno));
 		return 1;
 	}
-	struct client c = { 0 };
 	struct wl_display *dpy = wl_display_connect(NULL);
 	if (!dpy || test_globals_bind(dpy, &c.g) < 0 || !c.g.dmabuf) {
 		fprintf(stderr, "dmabuf-client: no compositor or no zwp_linux_dmabuf_v1\n");
@@ -149,7 +166,7 @@ int main(int argc, char **argv)
 	}
 	zwp_linux_dmabuf_v1_add_listener(c.g.dmabuf, &dmabuf_listener, &c);
 	wl_display_roundtrip(dpy);
-	printf("advertised XRGB8888: %s\n", c.xrgb_linear ? "linear" :
+	printf("advertised %s: %s\n", name, c.xrgb_linear ? "linear" :
 		c.xrgb_implicit ? "implicit" : "no");
 	if (!c.xrgb_linear && !c.xrgb_implicit)
 		return 1;
@@ -158,7 +175,7 @@ int main(int argc, char **argv)
 	zwp_linux_buffer_params_v1_add_listener(params, &params_listener, &c);
 	zwp_linux_buffer_params_v1_add(params, fd, 0, 0, stride,
 		(uint32_t)(modifier >> 32), (uint32_t)modifier);
-	zwp_linux_buffer_params_v1_create(params, (int32_t)w, (int32_t)h, DRM_FORMAT_XRGB8888, 0);
+	zwp_linux_buffer_params_v1_create(params, (int32_t)w, (int32_t)h, c.format, 0);
 	while (c.created == 0 && dispatch(dpy, 500) >= 0)
 		;
 	if (c.created < 0) {

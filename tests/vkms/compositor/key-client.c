@@ -81,6 +81,8 @@ static void kb_key(void *data, struct wl_keyboard *kb, uint32_t serial, uint32_t
 		memcpy(c->text + c->len, buf, (size_t)n);
 		c->len += (size_t)n;
 		printf("key %u -> '%s'\n", key, buf);
+	} else if (n <= 0) {             /* modifiers, function keys: wbc-vt-switch.sh */
+		printf("key %u -> no text\n", key);
 	}
 }
 

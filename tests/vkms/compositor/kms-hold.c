@@ -7,9 +7,14 @@
  * reaches end of file.
  *
  *   kms-hold WIDTH HEIGHT [DEVICE]
+ *   kms-hold --keep-master WIDTH HEIGHT [DEVICE]
+ *                 the same, but stays DRM master, as a running compositor or X server does
+ * When another process is master, drmModeSetCrtc fails: "kms-hold: drmModeSetCrtc:
+ * Permission denied", status 1 (the refusal wbc-drm-master.sh looks for).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +75,13 @@ static uint32_t make_fb(int fd, uint32_t w, uint32_t h, uint32_t argb)
 
 int main(int argc, char **argv)
 {
+	bool keep_master = argc > 1 && strcmp(argv[1], "--keep-master") == 0;
+	if (keep_master) {
+		argc--;
+		argv++;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: kms-hold WIDTH HEIGHT [DEVICE]\n");
+		fprintf(stderr, "usage: kms-hold [--keep-master] WIDTH HEIGHT [DEVICE]\n");
 		return 2;
 	}
 	int w = atoi(argv[1]), h = atoi(argv[2]);
@@ -93,9 +103,13 @@ int main(int argc, char **argv)
 	if (!fb)
 		return die("framebuffer");
 	drmModeModeInfo m = *mode;
-	if (drmModeSetCrtc(fd, crtc, fb, 0, 0, &conn->connector_id, 1, &m) != 0)
-		return die("drmModeSetCrtc");
-	if (drmDropMaster(fd) != 0)
+	if (drmModeSetCrtc(fd, crtc, fb, 0, 0, &conn->connector_id, 1, &m) != 0) {
+		int ret = die("drmModeSetCrtc");
+		drmModeFreeConnector(conn);      /* the refusal is expected: no leak report */
+		drmModeFreeResources(res);
+		return ret;
+	}
+	if (!keep_master && drmDropMaster(fd) != 0)
 		return die("drmDropMaster");
 	printf("ready %u %u %u\n", fb, crtc, conn->connector_id);
 	fflush(stdout);

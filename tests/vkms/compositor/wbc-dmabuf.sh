@@ -7,13 +7,17 @@
 #  texture   200x150, centred: pixman composites it from a CPU mapping of the dma-buf
 #            (compositor/shell/renderer.c); captured by writeback
 #  readback  640x480 scanned out, captured by readback (a mapping of the client's dma-buf)
+#  xbgr      640x480 in XBGR8888, a format VKMS's primary plane lacks: the adapter's test
+#            (output_test: framebuffer import, then the kernel's TEST_ONLY) refuses it for
+#            direct scan-out, so pixman composites it; no commit fails
+# (DMABUF_ARGS: the client's options before WIDTH HEIGHT.)
 . "$(dirname "$0")/lib.sh"
 # run NAME W H WBC-ARGS...: wbc recording while the client shows a WxH dma-buf; APP stops
 # wbc (SIGTERM) a second after the client said its buffer is up.
 run() {
 	local name=$1 w=$2 h=$3; shift 3
 	cat >"$out/app.sh" <<APP
-"$WBC_TEST_BIN/dmabuf-client" $w $h >"$out/$name.client" & c=\$!
+"$WBC_TEST_BIN/dmabuf-client" ${DMABUF_ARGS:-} $w $h >"$out/$name.client" & c=\$!
 trap 'kill \$c; exit 0' TERM
 until grep -q '^configured' "$out/$name.client"; do
 	kill -0 \$c 2>/dev/null || exit 1
@@ -30,8 +34,8 @@ APP
 	grep -a 'wbc: \|scan-out' "$out/$name.log" | grep -av '\[DEBUG\] wbc' | grep -a 'capture\|scan-out\|dma-buf' | head -5
 	check_log "$out/$name.log"
 	[ $rc = 0 ] || fail "$name: wbc exited $rc"
-	grep -q '^advertised XRGB8888: \(linear\|implicit\)$' "$out/$name.client" ||
-		fail "$name: XRGB8888 not advertised"
+	grep -q '^advertised X\(RGB\|BGR\)8888: \(linear\|implicit\)$' "$out/$name.client" ||
+		fail "$name: the format is not advertised"
 	grep -q "^created ${w}x$h$" "$out/$name.client" || fail "$name: the dma-buf was not imported"
 	last_frame "$out/$name.mkv" "$out/$name.ppm" || fail "$name: decoding failed"
 }
@@ -57,4 +61,16 @@ run readback 640 480 --capture readback
 grep -aq 'wbc: capture: readback' "$out/readback.log" || fail "readback: not captured by readback"
 grep -aq 'Direct scan-out enabled' "$out/readback.log" || fail "readback: not scanned out directly"
 boxes readback 0 0 640 480
+
+DMABUF_ARGS=--xbgr run xbgr 640 480
+grep -aq 'Direct scan-out enabled' "$out/xbgr.log" && fail "xbgr: scanned out, which VKMS cannot"
+# Who refused it: the framebuffer import (the kernel checks AddFB2's format against every
+# plane) or the kernel's TEST_ONLY of the plan; either makes output_test() say no.
+refusal=$(grep -a 'importing a 640x480 dma-buf: \|Virtual-1: test: ' "$out/xbgr.log" | head -1)
+note "xbgr: refused by: ${refusal#*wbc: }"
+[ -n "$refusal" ] || fail "xbgr: no refusal from the adapter's test in the log"
+stats=$(grep -a 'commits reached the KMS backend' "$out/xbgr.log" | sed 's/.*stats: //')
+note "xbgr: $stats"
+echo "$stats" | grep -q ' 0 failed' || fail "xbgr: a commit failed"
+boxes xbgr 0 0 640 480
 echo PASS

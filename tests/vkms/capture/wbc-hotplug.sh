@@ -1,0 +1,100 @@
+#!/bin/bash
+# Hotplug during a recording (issue 18). wbc records the pattern client on Virtual-1 and
+# serves screencopy; the connector is forced off through sysfs (VKMS in 6.12 takes
+# "off"/"on"/"detect" in card0-Virtual-1/status, like any DRM connector), then on again.
+# VKMS 6.12 sends no hotplug uevent for that: drm_helper_probe_single_connector_modes only
+# schedules one where the driver polls its connectors (drm_kms_helper_poll_init), which
+# VKMS does not (seen: no HOTPLUG=1 from udevadm). Where none comes within 2 s, the test
+# writes "change" to card0's uevent file: the kernel then sends the change uevent for the
+# card that a real driver's hotplug interrupt would. Must show: the uevents (udevadm
+# monitor --kernel: no udevd needed), wbc saying the output went (CRTC off: drm_info) and came back,
+# the recording paused and resumed, the client configured again, the file decoding with
+# frames before and after the gap, a screencopy client that asks for the unplugged output
+# getting `failed` (not a hang), and no sanitizer report.
+. "$(dirname "$0")/../record/lib.sh"
+: "${WBC_SCREENCOPY_CHECK:?}"
+vkms_clones || { note "stock VKMS records Writeback-1 headless: nothing to unplug"; echo PASS; exit 0; }
+status=/sys/class/drm/card0-Virtual-1/status
+[ -e $status ] || fail "no $status"
+note "$status: $(cat $status)"
+state() { /usr/bin/python3 "$here/kms-state.py" | grep -E '^(crtc|connector Virtual)'; }
+
+udevadm monitor --kernel --property --subsystem-match=drm >"$out/uevents" 2>&1 &
+monitor=$!
+wbc_start --mode 640x480 --record "$out/hp.mkv" --allow-capture --stats -- sh -c \
+	"\"$client\" --print-configure >\"$out/client\" 2>&1 &
+	 \"$WBC_SCREENCOPY_CHECK\" unplug \"$out/bound\" >\"$out/sc\" 2>&1; echo \"status \$?\" >>\"$out/sc\"
+	 wait" >"$out/log" 2>&1
+said() { grep -aq "$1" "$out/log"; }
+wait_for 60 test -e "$out/bound" || { cat "$out/log" "$out/sc"; fail "screencopy-check never copied a frame"; }
+wait_for 60 said 'recording: first frame' || fail "the recording never got a frame"
+sleep "$(secs 4)"
+state >"$out/state.before"
+
+# force off|on: the status, then the uevent (the kernel's, else a synthetic one).
+force() {
+	local before
+	before=$(grep -c '^ACTION=change' "$out/uevents")
+	echo "$1" >$status
+	note "$status: $(cat $status) (forced $1)"
+	sleep 2
+	if [ "$(grep -c '^HOTPLUG=1' "$out/uevents")" -gt "$hotplugs" ]; then
+		note "the kernel sent a hotplug uevent"
+	else
+		note "no hotplug uevent from the kernel: writing 'change' to card0/uevent"
+		echo change >/sys/class/drm/card0/uevent
+	fi
+	hotplugs=$(grep -c '^HOTPLUG=1' "$out/uevents")
+	wait_for 10 test "$(grep -c '^ACTION=change' "$out/uevents")" -gt "$before" ||
+		fail "no change uevent for card0"
+}
+hotplugs=0
+force off
+wait_for 60 said 'output Virtual-1: disconnected: removing it' || { cat "$out/log"; fail "wbc did not see the unplug"; }
+wait_for 60 said 'recording Virtual-1 paused' || { cat "$out/log"; fail "the recording did not pause"; }
+wait_for 60 grep -q '^status ' "$out/sc" || fail "screencopy-check hangs on the unplugged output"
+state >"$out/state.off"
+sleep "$(secs 3)"
+
+force on
+wait_for 60 said 'output Virtual-1: connected with' || { cat "$out/log"; fail "wbc did not see the output come back"; }
+wait_for 60 said 'recording Virtual-1 resumed' || { cat "$out/log"; fail "the recording did not resume"; }
+sleep "$(secs 5)"
+state >"$out/state.back"
+wbc_stop
+rc=$?
+kill $monitor 2>/dev/null
+echo detect >$status
+
+cat "$out/log"
+check_log "$out/log"
+[ $rc = 0 ] || fail "wbc exited $rc"
+note "uevents for the card: $(grep -c '^ACTION=change' "$out/uevents") change, $(grep -c '^HOTPLUG=1' "$out/uevents") with HOTPLUG=1"
+for s in before off back; do note "KMS $s: $(tr '\n' ';' <"$out/state.$s")"; done
+grep -q 'active=1' "$out/state.before" || fail "no CRTC active before the unplug"
+grep -q 'active=1' "$out/state.off" && fail "a CRTC stayed active after the unplug"
+grep -q 'active=1' "$out/state.back" || fail "no CRTC active after the output came back"
+cat "$out/sc"
+grep -q '^after the unplug: failed$' "$out/sc" || fail "screencopy of the unplugged output did not fail"
+note "client configures: $(grep '^configure' "$out/client" | tr '\n' ';')"
+[ "$(grep -c '^configure 640 480$' "$out/client")" -ge 2 ] ||
+	fail "the client was not configured to 640x480 again when the output came back"
+
+check_final "$out/log"
+e=$(rec_final "$out/log" encoded)
+decode "$out/hp.mkv" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" || fail "decoding hp.mkv failed"
+[ "$(wc -l <"$out/numbers")" = "$e" ] || fail "$(wc -l <"$out/numbers") frames decode, $e encoded"
+check_numbers "$out/numbers" 5
+# The gap: the largest step between frame times, with frames on both sides of it.
+ffprobe -v error -select_streams v -show_entries frame=best_effort_timestamp_time -of csv=p=0 \
+	"$out/hp.mkv" >"$out/times" || fail "ffprobe cannot read the frames' times"
+python3 - "$out/times" <<'PY' || fail "no gap with frames before and after it"
+import sys
+t = [float(x.strip(',')) for x in open(sys.argv[1]).read().split() if x.strip(',')]
+gaps = [(b - a, i) for i, (a, b) in enumerate(zip(t, t[1:]))]
+g, i = max(gaps)
+print('# %d frames; largest gap %.2f s after frame %d: %d before, %d after' %
+      (len(t), g, i, i + 1, len(t) - i - 1))
+sys.exit(0 if g >= 2 and i + 1 >= 3 and len(t) - i - 1 >= 3 else 1)
+PY
+echo PASS

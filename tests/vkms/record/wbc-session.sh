@@ -1,0 +1,79 @@
+#!/bin/bash
+# The session going away and back during a recording (issue 18): VT_ACTIVATE 2 (what chvt
+# does), then 1. The guest runs no seatd or logind: libseat's builtin seatd (forked from
+# wbc, root) binds seat0 to tty1 in VT_PROCESS mode, as seatd does, so the kernel asks it
+# before leaving tty1; it takes DRM master and input, disables wbc's session (wbc stops
+# its displays) and lets the switch happen. While away: no change in the kernel's state
+# (drm_info, read twice), wbc's flips and captures and the client's frames stand still
+# (the CRTC stays lit: master is gone before wbc hears of it). Back:
+# a fresh modeset, the recording resumed, the client drawing; the file decodes (every
+# frame a pattern frame the client drew, numbers rising) with the gap.
+. "$(dirname "$0")/lib.sh"
+[ -e /sys/class/tty/tty0/active ] || fail "the guest kernel has no VTs (CONFIG_VT)"
+active_vt() { cat /sys/class/tty/tty0/active; }
+vt_activate() {
+	python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/tty0", os.O_RDWR)
+fcntl.ioctl(fd, 0x5606, int(sys.argv[1]))
+fcntl.ioctl(fd, 0x5607, int(sys.argv[1]))' "$1"
+}
+state() { /usr/bin/python3 "$here/kms-state.py"; }
+crtc_active() { state | grep -q 'active=1'; }
+said() { grep -aq -- "$1" "$out/log"; }
+# The client's stdout is APP's, so its fps lines are in wbc's log.
+total() { grep -a '^fps ' "$out/log" | tail -1 | sed 's/.*total //'; }
+stats_field() { grep -a '^wbc: rec captured=' "$out/log" | tail -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+start_vt=$(active_vt)
+wbc_start --mode 640x480 --record "$out/s.mkv" --stats -- "$client" --fps-log >"$out/log" 2>&1
+wait_for 60 said 'recording: first frame' || { cat "$out/log"; fail "no first frame"; }
+sleep "$(secs 3)"
+vt_activate 2
+note "VT: $start_vt -> $(active_vt)"
+[ "$(active_vt)" = tty2 ] || fail "the VT did not switch"
+wait_for 30 said 'session gone' || { cat "$out/log"; fail "wbc did not see its session go"; }
+sleep "$(secs 2)"
+t0=$(total) f0=$(stats_field flips) c0=$(stats_field captured)
+state >"$out/away0"
+sleep "$(secs 3)"
+t1=$(total) f1=$(stats_field flips) c1=$(stats_field captured)
+state >"$out/away1"
+# The kernel's view: nothing committed between the two reads (framebuffers, modes, routing
+# as they were). seatd takes DRM master before it tells wbc, so wbc cannot turn the CRTC
+# off: it stays as wbc left it, showing the last frame, until whoever owns the VT now
+# changes it.
+note "KMS while away: $(tr '\n' ';' <"$out/away0")"
+diff -u "$out/away0" "$out/away1" || fail "the display changed while the session was away"
+note "away: client frames $t0 -> $t1, flips $f0 -> $f1, captured $c0 -> $c1"
+[ "$f0" = "$f1" ] || fail "wbc flipped while its session was away"
+[ "$c0" = "$c1" ] || fail "wbc captured while its session was away"
+[ "$t0" = "$t1" ] || fail "the client kept drawing while its session was away"
+vt_activate "${start_vt#tty}"
+note "VT back: $(active_vt)"
+wait_for 60 said 'recording Virtual-1 resumed' || { cat "$out/log"; fail "the recording did not resume"; }
+sleep "$(secs 4)"
+t2=$(total)
+note "back: client frames $t1 -> $t2"
+[ "$t2" -gt "$t1" ] || fail "the client did not draw again"
+crtc_active || fail "no CRTC active after the session came back"
+wbc_stop
+rc=$?
+grep -a '^wbc: ' "$out/log" | grep -av '^wbc: rec captured='
+check_log "$out/log"
+[ $rc = 0 ] || fail "wbc exited $rc"
+check_final "$out/log"
+e=$(rec_final "$out/log" encoded)
+decode "$out/s.mkv" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" || fail "decoding failed"
+[ "$(wc -l <"$out/numbers")" = "$e" ] || fail "$(wc -l <"$out/numbers") frames decode, $e encoded"
+check_numbers "$out/numbers" 5
+ffprobe -v error -select_streams v -show_entries frame=best_effort_timestamp_time -of csv=p=0 \
+	"$out/s.mkv" >"$out/times" || fail "ffprobe cannot read the frames' times"
+python3 - "$out/times" <<'PY' || fail "no gap with frames before and after it"
+import sys
+t = [float(x.strip(',')) for x in open(sys.argv[1]).read().split() if x.strip(',')]
+g, i = max((b - a, i) for i, (a, b) in enumerate(zip(t, t[1:])))
+print('# %d frames; largest gap %.2f s after frame %d: %d before, %d after' %
+      (len(t), g, i, i + 1, len(t) - i - 1))
+sys.exit(0 if g >= 2 and i + 1 >= 3 and len(t) - i - 1 >= 3 else 1)
+PY
+echo PASS
