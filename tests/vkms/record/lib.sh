@@ -207,3 +207,26 @@ if len(set(n)) < int(sys.argv[2]):
 print('# client frames %d..%d, %d distinct, every one pixel-exact' % (n[0], n[-1], len(set(n))))
 PY
 }
+
+# check_paused_recording FILE LOG: a recording that paused (an output gone, a session away)
+# and resumed: every encoded frame decodes, its pattern numbers increase (at least 5
+# distinct), and the frames' times have a gap of at least 2 s with at least 3 frames on
+# each side (frames keep their real times across a pause).
+check_paused_recording() {
+	local e
+	check_final "$2"
+	e=$(rec_final "$2" encoded)
+	decode "$1" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" || fail "decoding $1 failed"
+	[ "$(wc -l <"$out/numbers")" = "$e" ] || fail "$(wc -l <"$out/numbers") frames decode, $e encoded"
+	check_numbers "$out/numbers" 5
+	ffprobe -v error -select_streams v -show_entries frame=best_effort_timestamp_time -of csv=p=0 \
+		"$1" >"$out/times" || fail "ffprobe cannot read the frames' times"
+	python3 - "$out/times" <<'PY' || fail "no gap with frames before and after it"
+import sys
+t = [float(x.strip(',')) for x in open(sys.argv[1]).read().split() if x.strip(',')]
+g, i = max((b - a, i) for i, (a, b) in enumerate(zip(t, t[1:])))
+print('# %d frames; largest gap %.2f s after frame %d: %d before, %d after' %
+      (len(t), g, i, i + 1, len(t) - i - 1))
+sys.exit(0 if g >= 2 and i + 1 >= 3 and len(t) - i - 1 >= 3 else 1)
+PY
+}
