@@ -119,3 +119,13 @@ refused() {
 		grep -qF -- "$w" "$out/err" || fail "$what: the message lacks '$w'"
 	done
 }
+
+# The active VT (ttyN), and switching to VT N: what chvt does (kbd is not installed):
+# VT_ACTIVATE, then VT_WAITACTIVE.
+active_vt() { cat /sys/class/tty/tty0/active; }
+vt_activate() {
+	python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/tty0", os.O_RDWR)
+fcntl.ioctl(fd, 0x5606, int(sys.argv[1]))
+fcntl.ioctl(fd, 0x5607, int(sys.argv[1]))' "$1"
+}

@@ -11,16 +11,8 @@
 # Needs systemd-udevd (with-udev.sh) for libinput to see the uinput device.
 . "$(dirname "$0")/lib.sh"
 export ASAN_OPTIONS=detect_leaks=0   # as wbc-input.sh: libinput's set-up under the slow unwinder
-active() { cat /sys/class/tty/tty0/active; }
-# vt_activate N: what chvt does (kbd is not installed): VT_ACTIVATE, then VT_WAITACTIVE.
-vt_activate() {
-	python3 -c 'import fcntl, os, sys
-fd = os.open("/dev/tty0", os.O_RDWR)
-fcntl.ioctl(fd, 0x5606, int(sys.argv[1]))
-fcntl.ioctl(fd, 0x5607, int(sys.argv[1]))' "$1"
-}
 [ -e /sys/class/tty/tty0/active ] || fail "the guest kernel has no VTs (CONFIG_VT)"
-start_vt=$(active)
+start_vt=$(active_vt)
 note "foreground VT at start: $start_vt"
 
 # 1. Default: the chord does nothing, and the letters after it still reach APP.
@@ -40,9 +32,9 @@ grep -q 'pressed Ctrl+Alt+F2' "$out/typer" || fail "the chord was not pressed"
 grep -q '^typed: hello$' "$out/keys" || fail "the client did not receive 'hello' after the chord"
 grep -q '^key 60 ' "$out/keys" && fail "F2 (key 60) reached the client"
 grep -q '^key 29 ' "$out/keys" || fail "the client never saw Ctrl (key 29): was the chord typed?"
-[ "$(active)" = "$start_vt" ] || fail "the VT changed to $(active) without --allow-vt-switch"
+[ "$(active_vt)" = "$start_vt" ] || fail "the VT changed to $(active_vt) without --allow-vt-switch"
 grep -aiE 'vt|error|cannot|warning|fail' "$out/log" && fail "wbc said something about it"
-note "default: VT still $(active), F2 swallowed, 'hello' typed after it arrived"
+note "default: VT still $(active_vt), F2 swallowed, 'hello' typed after it arrived"
 
 # 2. --allow-vt-switch: the chord switches to tty2. Away, wbc has no input (the builtin
 # seatd took it), so the client waits; switching back by VT_ACTIVATE returns the session,
@@ -56,13 +48,13 @@ wbc -v --allow-vt-switch --mode 640x480 --duration "$(secs 40)" -- \
 wbc_pid=$!
 switched=
 for _ in $(seq "$(secs 60)"); do
-	[ "$(active)" = tty2 ] && { switched=1; break; }
+	[ "$(active_vt)" = tty2 ] && { switched=1; break; }
 	kill -0 $wbc_pid 2>/dev/null || break
 	sleep 0.5
 done
-note "after the chord with --allow-vt-switch: $(active)"
+note "after the chord with --allow-vt-switch: $(active_vt)"
 [ -n "$switched" ] && vt_activate "${start_vt#tty}"
-note "after VT_ACTIVATE ${start_vt#tty}: $(active)"
+note "after VT_ACTIVATE ${start_vt#tty}: $(active_vt)"
 wait $wbc_pid
 rc=$?
 wait $typer
@@ -73,6 +65,6 @@ check_log "$out/log2"
 [ -n "$switched" ] || fail "--allow-vt-switch: the VT never became tty2"
 grep -aq 'switching to VT 2' "$out/log2" || fail "wbc did not say it switches"
 grep -q '^key 60 ' "$out/keys2" && fail "F2 (key 60) reached the client with the flag"
-[ "$(active)" = "$start_vt" ] || fail "not back on $start_vt"
+[ "$(active_vt)" = "$start_vt" ] || fail "not back on $start_vt"
 [ $rc = 0 ] || fail "wbc exited $rc after the switch and back"
 echo PASS

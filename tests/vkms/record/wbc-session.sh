@@ -10,13 +10,6 @@
 # frame a pattern frame the client drew, numbers rising) with the gap.
 . "$(dirname "$0")/lib.sh"
 [ -e /sys/class/tty/tty0/active ] || fail "the guest kernel has no VTs (CONFIG_VT)"
-active_vt() { cat /sys/class/tty/tty0/active; }
-vt_activate() {
-	python3 -c 'import fcntl, os, sys
-fd = os.open("/dev/tty0", os.O_RDWR)
-fcntl.ioctl(fd, 0x5606, int(sys.argv[1]))
-fcntl.ioctl(fd, 0x5607, int(sys.argv[1]))' "$1"
-}
 state() { /usr/bin/python3 "$here/kms-state.py"; }
 crtc_active() { state | grep -q 'active=1'; }
 said() { grep -aq -- "$1" "$out/log"; }
