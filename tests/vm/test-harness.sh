@@ -136,10 +136,10 @@ batch)
 		--case clean 30 bash -c '! pgrep -x sleep -a | grep 997 && ! grep -q " /tmp/m " /proc/mounts &&
 			[ -z "$(ls /tmp /dev/shm "$XDG_RUNTIME_DIR" | grep left)" ] && [ -e /dev/dri/card0 ] &&
 			[ "$(dmesg | grep -c "Initialized vkms")" = 2 ] && printf "<%s>" "$@" && [ "$*" = "a b \"q\" \$x" ]' -- 'a b' '"q"' '$x' \
-		--case fails 30 sh -c 'exit 3' \
+		--case fails 30 sh -c 'echo the reason it failed; exit 3' \
 		--case slow 3 sleep 100 \
 		--case skips 30 sh -c 'exit 77' \
-		--case after 30 true >"$out" 2>&1
+		--case after 30 true >"$out" 2>"$out.err"
 	rc=$?
 	[ $rc = 1 ] || fail "exit status $rc, want 1"
 	for want in '^1\.\.6$' '^ok 1 - dirty$' '^ok 2 - clean$' '^# <a b><"q"><\$x>' \
@@ -149,14 +149,21 @@ batch)
 	done
 	# Anything else the guest printed is a TAP comment.
 	grep -Evq '^(1\.\.6|(not )?ok [1-6] - .*|# .*)$' "$out" && fail "a line that is neither TAP nor a comment"
+	# A failing case's output is on stderr too (meson shows a TAP test's stderr); a passing
+	# case's is not.
+	grep -A3 -x '=== not ok 3 - fails: status 3' "$out.err" | grep -qx 'the reason it failed' ||
+		{ cat "$out.err"; fail "the failing case's output is not on stderr"; }
+	grep -q '<a b>' "$out.err" && fail "a passing case's output is on stderr"
 	# A guest that dies mid-batch bails out: the later cases are not reported.
 	"$batch" -- --case crash 30 sh -c 'echo c > /proc/sysrq-trigger; sleep 30' \
-		--case never 30 true >"$out" 2>&1
+		--case never 30 sh -c 'echo not reached' >"$out" 2>"$out.err"
 	rc=$?
 	[ $rc = 125 ] || fail "crash: exit status $rc, want 125"
 	grep -q '^Bail out! the guest did not finish its tests: vkms-run status 125' "$out" ||
 		fail "no 'Bail out!' line"
 	grep -q ' - never' "$out" && fail "a case after the crash was reported"
+	grep -q '^=== not finished (vkms-run status 125)' "$out.err" || fail "the unfinished case is not on stderr"
+	rm -f "$out.err"
 	;;
 *)
 	echo "unknown case $1"; exit 2 ;;
