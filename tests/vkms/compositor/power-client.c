@@ -6,7 +6,8 @@
  *                                   asks for off, waits for "mode off", writes "off" to
  *                                   FILE, waits OFF_S seconds, asks for on, waits for
  *                                   "mode on", exits 0
- *   power-client inhibit SECS       a surface with an idle inhibitor, held SECS seconds
+ *   power-client inhibit FILE MAX_S a surface with an idle inhibitor, held until FILE
+ *                                   exists (at most MAX_S seconds), then "released"
  *
  * Prints each event as it comes ("mode on|off", "failed"); exit 1 when an expected mode
  * event does not come within 60 s or the object fails.
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <unistd.h>
 #include <wayland-client.h>
 #include "idle-inhibit-unstable-v1-client-protocol.h"
@@ -103,7 +105,7 @@ static int cycle(struct wl_display *dpy, struct client *c, const char *marker, i
 	return 0;
 }
 
-static int inhibit(struct wl_display *dpy, struct client *c, int secs)
+static int inhibit(struct wl_display *dpy, struct client *c, const char *file, int secs)
 {
 	struct wl_surface *s = wl_compositor_create_surface(c->compositor);
 	struct zwp_idle_inhibitor_v1 *in =
@@ -111,7 +113,7 @@ static int inhibit(struct wl_display *dpy, struct client *c, int secs)
 	wl_display_roundtrip(dpy);
 	printf("inhibiting\n");
 	time_t end = time(NULL) + secs;
-	while (time(NULL) < end) {
+	while (time(NULL) < end && access(file, F_OK) != 0) {
 		wl_display_flush(dpy);
 		struct pollfd pfd = { .fd = wl_display_get_fd(dpy), .events = POLLIN };
 		if (poll(&pfd, 1, 200) > 0 && wl_display_dispatch(dpy) < 0)
@@ -120,6 +122,7 @@ static int inhibit(struct wl_display *dpy, struct client *c, int secs)
 	zwp_idle_inhibitor_v1_destroy(in);
 	wl_surface_destroy(s);
 	wl_display_roundtrip(dpy);
+	printf("released\n");
 	return 0;
 }
 
@@ -135,9 +138,9 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	bool is_cycle = argc == 4 && strcmp(argv[1], "cycle") == 0;
-	bool is_inhibit = argc == 3 && strcmp(argv[1], "inhibit") == 0;
+	bool is_inhibit = argc == 4 && strcmp(argv[1], "inhibit") == 0;
 	if (!is_cycle && !is_inhibit) {
-		fprintf(stderr, "usage: power-client cycle FILE OFF_S | inhibit SECS\n");
+		fprintf(stderr, "usage: power-client cycle FILE OFF_S | inhibit FILE MAX_S\n");
 		return 2;
 	}
 	struct client c = { .mode = -1 };
@@ -155,7 +158,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int ret = is_cycle ? cycle(dpy, &c, argv[2], atoi(argv[3])) :
-		inhibit(dpy, &c, atoi(argv[2]));
+		inhibit(dpy, &c, argv[2], atoi(argv[3]));
 	if (ret)
 		fprintf(stderr, "power-client: %s\n", c.failed ? "the power object failed" :
 			"an expected mode event did not come");
