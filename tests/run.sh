@@ -4,8 +4,9 @@
 # images with vkms.ko built out of tree), then runs the unit, wlcs (the Wayland
 # conformance suites against wbc's core, tests/wlcs.sh), vm, soak and vkms suites, and
 # fuzzes each libFuzzer target for $WBC_FUZZ_SECONDS (default 60, two targets at a time:
-# ~3 min) with tests/fuzz/run.sh. The soak is not run beside the host-only suites: tried
-# on a host loaded by other builds (2026-12-06, load 8-15), its guest missed 75 % of its
+# ~3 min) with tests/fuzz/run.sh. The guests (soak and vkms suites) run two at a time,
+# one a core, the soak and the longest first; nothing else runs beside them: tried on a
+# host loaded by other builds (2026-12-06, load 8-15), the soak's guest missed 75 % of its
 # vblanks and a writeback fence took over a second (wbc called the frame lost).
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
 set -uo pipefail
@@ -26,10 +27,12 @@ done
 echo "wbc: guest kernels ready in $(( $(date +%s) - start )) s"
 
 status=0
-for s in unit wlcs vm soak vkms; do
+for s in unit wlcs vm; do
 	meson test -C "$build" --no-rebuild --print-errorlogs --suite "$s" --logbase "testlog-$s" ||
 		status=1
 done
+meson test -C "$build" --no-rebuild --print-errorlogs --suite soak --suite vkms \
+	--num-processes 2 --logbase testlog-guests || status=1
 
 # libFuzzer targets (clang-14; their own build in build-fuzz/): a crash, leak, UB or
 # timeout fails CI, and so does a regression input in tests/fuzz/regressions/.
@@ -37,7 +40,7 @@ WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} tests/fuzz/run.sh "${WBC_F
 	status=1
 
 # One closing line over all suites.
-python3 - "$build"/meson-logs/testlog-{unit,wlcs,vm,soak,vkms}.json <<'PY'
+python3 - "$build"/meson-logs/testlog-{unit,wlcs,vm,guests}.json <<'PY'
 import json, sys
 ok = bad = skip = 0
 for path in sys.argv[1:]:
