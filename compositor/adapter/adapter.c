@@ -251,6 +251,7 @@ void wbc_adapter_stats_add(struct wbc_adapter_stats *sum, const struct wbc_adapt
 	sum->missed_vblanks += s->missed_vblanks;
 	sum->captures += s->captures;
 	sum->captures_lost += s->captures_lost;
+	sum->captures_late += s->captures_late;
 	sum->cursor_commits += s->cursor_commits;
 }
 

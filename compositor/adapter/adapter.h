@@ -23,6 +23,7 @@ struct wbc_adapter_stats {
 	uint64_t missed_vblanks;         /* from the pipes' statistics */
 	uint64_t captures;               /* writeback frames handed to the capture listener */
 	uint64_t captures_lost;          /* writeback jobs the KMS backend gave up on */
+	uint64_t captures_late;          /* of those, whose fence signalled after all */
 	uint64_t cursor_commits;         /* commits that showed the cursor on the cursor plane */
 };
 

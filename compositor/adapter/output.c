@@ -482,6 +482,7 @@ void wbc_output_add_stats(struct wbc_output *out, struct wbc_adapter_stats *sum)
 	sum->missed_vblanks += out->stats.missed_vblanks + ps.missed_vblanks;
 	sum->captures += out->stats.captures;
 	sum->captures_lost += out->stats.captures_lost;
+	sum->captures_late += ps.captures_late;
 	sum->cursor_commits += out->stats.cursor_commits;
 }
 

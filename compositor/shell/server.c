@@ -307,9 +307,10 @@ static void print_stats(struct wbc_server *s)
 			(unsigned long long)st.missed_vblanks, (unsigned long long)st.captures,
 			(unsigned long long)st.captures_lost);
 	fprintf(stderr, "wbc: stats commits=%llu flips=%llu missed_vblanks=%llu "
-		"writeback_lost=%llu cursor_plane_commits=%llu\n", (unsigned long long)st.commits,
-		(unsigned long long)st.flips, (unsigned long long)st.missed_vblanks,
-		(unsigned long long)st.captures_lost, (unsigned long long)st.cursor_commits);
+		"writeback_lost=%llu writeback_late=%llu cursor_plane_commits=%llu\n",
+		(unsigned long long)st.commits, (unsigned long long)st.flips,
+		(unsigned long long)st.missed_vblanks, (unsigned long long)st.captures_lost,
+		(unsigned long long)st.captures_late, (unsigned long long)st.cursor_commits);
 }
 
 void wbc_server_finish(struct wbc_server *s)

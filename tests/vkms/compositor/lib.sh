@@ -46,9 +46,19 @@ check_sanitizers() {
 # a lost writeback frame or a switch to readback fails the test. Stock VKMS loses jobs
 # (the loss depends on host load): there wbc's fallback is accepted and said. A test that
 # loses frames on purpose sets WBC_TEST_LOSES_WRITEBACK to why.
+# wbc calls a frame lost when its fence has not signalled a second after the flip; a host
+# that starves the guest can delay a fence that long. Frames whose fences all signalled
+# after all (wbc's final stats: writeback_late = writeback_lost) were late, not lost, and
+# are accepted and said; a stall (wbc switching to readback) or one fence that never
+# signalled is not.
 check_writeback_held() {
 	grep -aqE 'capture: writeback (frame lost|stalled)' "$1" || return 0
-	if [ -n "${WBC_TEST_LOSES_WRITEBACK:-}" ]; then
+	local lost late
+	lost=$(stat "$1" writeback_lost) late=$(stat "$1" writeback_late)
+	if ! grep -aq 'capture: writeback stalled' "$1" && [ "${lost:-0}" -gt 0 ] &&
+			[ "$late" = "$lost" ]; then
+		note "$lost writeback frames called lost signalled later (a loaded host): late, not lost"
+	elif [ -n "${WBC_TEST_LOSES_WRITEBACK:-}" ]; then
 		note "writeback frames lost on purpose: $WBC_TEST_LOSES_WRITEBACK"
 	elif [ "${WBC_VM_KERNEL%-stock}" != "${WBC_VM_KERNEL:-}" ]; then
 		note "stock VKMS ($WBC_VM_KERNEL) lost writeback frames; accepted there:"
