@@ -4,10 +4,9 @@
 # images with vkms.ko built out of tree), then runs the unit, wlcs (the Wayland
 # conformance suites against wbc's core, tests/wlcs.sh), vm, soak and vkms suites, and
 # fuzzes each libFuzzer target for $WBC_FUZZ_SECONDS (default 60, two targets at a time:
-# ~3 min) with tests/fuzz/run.sh. The guests (soak and vkms suites) run two at a time,
-# one a core, the soak and the longest first; nothing else runs beside them: tried on a
-# host loaded by other builds (2026-12-06, load 8-15), the soak's guest missed 75 % of its
-# vblanks and a writeback fence took over a second (wbc called the frame lost).
+# ~3 min) with tests/fuzz/run.sh. The soak runs first and alone: on a host loaded by
+# other builds and guests (2026-12-06, load 8-15) its guest missed 75-94 % of its vblanks,
+# over its bound of half. Then the vkms guests run two at a time, the longest first.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
