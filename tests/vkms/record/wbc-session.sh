@@ -8,8 +8,20 @@
 # (the CRTC stays lit: master is gone before wbc hears of it). Back:
 # a fresh modeset, the recording resumed, the client drawing; the file decodes (every
 # frame a pattern frame the client drew, numbers rising) with the gap.
+# wbc-session.sh seatd: the same through the seatd daemon (Debian's seatd, started here;
+# LIBSEAT_BACKEND=seatd, so libseat may not fall back to its builtin one), which binds
+# the VT and hands out the devices instead of wbc's own fork.
 . "$(dirname "$0")/lib.sh"
 [ -e /sys/class/tty/tty0/active ] || fail "the guest kernel has no VTs (CONFIG_VT)"
+daemon=${1:-}
+if [ "$daemon" = seatd ]; then
+	command -v seatd >/dev/null || fail "no seatd (Debian package seatd)"
+	rm -f /run/seatd.sock  # a socket left by an earlier seatd would pass the check below
+	seatd -g root >"$out/seatd" 2>&1 &
+	seatd_pid=$!
+	wait_for 30 test -S /run/seatd.sock || { cat "$out/seatd"; fail "seatd made no socket"; }
+	export LIBSEAT_BACKEND=seatd
+fi
 state() { /usr/bin/python3 "$here/kms-state.py"; }
 crtc_active() { state | grep -q 'active=1'; }
 said() { grep -aq -- "$1" "$out/log"; }
@@ -55,4 +67,8 @@ grep -a '^wbc: ' "$out/log" | grep -av '^wbc: rec captured='
 check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 check_paused_recording "$out/s.mkv" "$out/log"
+if [ "$daemon" = seatd ]; then
+	kill -0 "$seatd_pid" 2>/dev/null || { cat "$out/seatd"; fail "seatd died"; }
+	note "through the seatd daemon"
+fi
 echo PASS
