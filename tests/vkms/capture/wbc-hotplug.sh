@@ -31,6 +31,8 @@ wait_for 60 said 'recording: first frame' || fail "the recording never got a fra
 sleep "$(secs 4)"
 state >"$out/state.before"
 
+# changes_above N: more than N change uevents seen (a function: wait_for runs it anew).
+changes_above() { [ "$(grep -c '^ACTION=change' "$out/uevents")" -gt "$1" ]; }
 # force off|on: the status, then the uevent (the kernel's, else a synthetic one).
 force() {
 	local before
@@ -45,7 +47,7 @@ force() {
 		echo change >/sys/class/drm/card0/uevent
 	fi
 	hotplugs=$(grep -c '^HOTPLUG=1' "$out/uevents")
-	wait_for 10 test "$(grep -c '^ACTION=change' "$out/uevents")" -gt "$before" ||
+	wait_for 10 changes_above "$before" ||
 		fail "no change uevent for card0"
 }
 hotplugs=0
