@@ -185,6 +185,7 @@ static int send(struct wbc_kms_pipe *pipe, drmModeAtomicReq *req,
 	pipe->submit_ns = submit_ns;
 	pipe->needs_modeset = false;
 	pipe->active = true;
+	pipe->maybe_lit = false;
 	if (job)
 		wbc_kms_writeback_committed(pipe->wb, job);
 	return 0;
@@ -268,6 +269,7 @@ int wbc_kms_pipe_disable(struct wbc_kms_pipe *pipe)
 	dev->changed = dev->changed || ret == 0;
 	drmModeAtomicFree(req);
 	pipe->active = false;
+	pipe->maybe_lit = ret != 0;
 	pipe->needs_modeset = true;
 	return ret;
 }

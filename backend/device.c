@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <drm_fourcc.h>
 #include <xf86drm.h>
-#include "private.h"
+#include "pipe.h"
 
 static bool get_cap(int fd, uint64_t cap, uint64_t *value)
 {
@@ -132,6 +132,7 @@ void wbc_kms_device_destroy(struct wbc_kms_device *dev)
 {
 	if (!dev)
 		return;
+	wbc_kms_pipe_free_parked(dev);
 	wbc_kms_events_destroy(dev);
 	wbc_kms_discovery_free(dev);
 	if (dev->owns_fd)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xf86drm.h>
-#include "private.h"
+#include "pipe.h"
 
 #define PROP(s, field, name) { name, offsetof(struct s, field) }
 
@@ -379,6 +379,7 @@ int wbc_kms_device_reprobe(struct wbc_kms_device *dev,
 		const struct wbc_kms_connector_listener *listener)
 {
 	int ret = 0;
+	wbc_kms_pipe_retry_parked(dev);
 	for (size_t i = 0; i < dev->n_connectors; i++) {
 		struct wbc_kms_connector *conn = &dev->connectors[i];
 		if (conn->writeback)         /* never plugged: always "unknown", fixed modes */

@@ -120,6 +120,30 @@ static const drmModeModeInfo *pick_mode(const struct wbc_kms_connector *conn,
 	return conn->n_modes ? &conn->modes[0] : NULL;
 }
 
+static void free_pipe(struct wbc_kms_pipe *pipe)
+{
+	if (pipe->mode_blob)
+		drmModeDestroyPropertyBlob(pipe->dev->fd, pipe->mode_blob);
+	free(pipe);
+}
+
+/* A new pipe on a parked pipe's CRTC takes it over at its modeset, so the parked one
+ * goes; until that modeset the CRTC may still be lit, which the new pipe now answers for
+ * (destroyed before it, it turns the CRTC off). */
+static void take_parked(struct wbc_kms_pipe *pipe)
+{
+	for (struct wbc_kms_pipe **link = &pipe->dev->parked; *link; ) {
+		struct wbc_kms_pipe *p = *link;
+		if (p->crtc != pipe->crtc) {
+			link = &p->parked_next;
+			continue;
+		}
+		*link = p->parked_next;
+		free_pipe(p);
+		pipe->maybe_lit = true;
+	}
+}
+
 static int pipe_init(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_options *opts)
 {
 	struct wbc_kms_device *dev = pipe->dev;
@@ -165,6 +189,7 @@ int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_op
 		free(pipe);
 		return ret;
 	}
+	take_parked(pipe);
 	wbc_kms_events_set_pipe(dev, pipe->crtc->index, pipe);
 	*out = pipe;
 	return 0;
@@ -193,14 +218,46 @@ void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe)
 		report(pipe, &ev);
 	}
 	wbc_kms_pipe_drain(pipe);
-	if (pipe->active)
+	if (pipe->active || pipe->maybe_lit)
 		wbc_kms_pipe_disable(pipe);
 	wbc_kms_writeback_destroy(pipe->wb);
+	pipe->wb = NULL;
 	wbc_kms_events_set_pipe(pipe->dev, pipe->crtc->index, NULL);
-	if (pipe->mode_blob)
-		drmModeDestroyPropertyBlob(pipe->dev->fd, pipe->mode_blob);
-	free(pipe);
+	if (pipe->maybe_lit) {
+		/* Refused (another session has the device): the CRTC shows our last frame
+		 * until someone turns it off. Kept, without its caller, to try again. */
+		pipe->listener = (struct wbc_kms_pipe_listener){ 0 };
+		pipe->parked_next = pipe->dev->parked;
+		pipe->dev->parked = pipe;
+		return;
+	}
+	free_pipe(pipe);
 }
+
+void wbc_kms_pipe_retry_parked(struct wbc_kms_device *dev)
+{
+	struct wbc_kms_pipe **link = &dev->parked;
+	while (*link) {
+		struct wbc_kms_pipe *p = *link;
+		wbc_kms_pipe_disable(p);
+		if (p->maybe_lit) {
+			link = &p->parked_next;
+			continue;
+		}
+		*link = p->parked_next;
+		free_pipe(p);
+	}
+}
+
+void wbc_kms_pipe_free_parked(struct wbc_kms_device *dev)
+{
+	while (dev->parked) {
+		struct wbc_kms_pipe *p = dev->parked;
+		dev->parked = p->parked_next;
+		free_pipe(p);
+	}
+}
+
 
 bool wbc_kms_pipe_busy(const struct wbc_kms_pipe *pipe)
 {

@@ -15,6 +15,9 @@ struct wbc_kms_pipe {
 	uint32_t mode_blob;              /* owned property blob of mode */
 	bool needs_modeset;              /* next commit goes out blocking with ALLOW_MODESET */
 	bool active;                     /* the CRTC is on (a modeset succeeded) */
+	bool maybe_lit;                  /* a disable failed (no DRM master while the session
+	                                  * was away): the CRTC may still be on */
+	struct wbc_kms_pipe *parked_next; /* dev->parked: destroyed while maybe_lit */
 
 	/* The one commit in flight, if any. */
 	bool flip_pending;
@@ -40,6 +43,10 @@ struct wbc_kms_pipe {
 
 /* pipe.c: wait (bounded) for the commit in flight and outstanding capture fences. */
 void wbc_kms_pipe_drain(struct wbc_kms_pipe *pipe);
+/* pipe.c: the parked pipes (destroyed, their disable refused): try to turn each off
+ * again (reprobe: the device may be ours again), or free them all (device destroy). */
+void wbc_kms_pipe_retry_parked(struct wbc_kms_device *dev);
+void wbc_kms_pipe_free_parked(struct wbc_kms_device *dev);
 
 /* commit.c */
 int wbc_kms_pipe_submit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_state *state,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <libudev.h>
+#include <wlr/backend/session.h>
 #include "adapter/adapter.h"
 #include "util/log.h"
 #include "server.h"
@@ -38,7 +39,12 @@ static int handle_uevent(int fd, uint32_t mask, void *data)
 	struct udev_device *dev = udev_monitor_receive_device(s->hotplug->monitor);
 	if (!dev)
 		return 0;
-	if (is_our_hotplug(s->hotplug, dev)) {
+	if (is_our_hotplug(s->hotplug, dev) && s->session && !s->session->active) {
+		/* Not DRM master: no modeset would be allowed. The session's return re-reads
+		 * the connectors anyway (screen.c). */
+		wbc_notice("a display changed while the session is away: looking again when "
+			"it comes back");
+	} else if (is_our_hotplug(s->hotplug, dev)) {
 		const char *hotplug = udev_device_get_property_value(dev, "HOTPLUG");
 		wbc_log(WLR_DEBUG, "change uevent for %s%s: re-reading connectors",
 			udev_device_get_devnode(dev) ? udev_device_get_devnode(dev) : "the card",

@@ -242,6 +242,11 @@ void wbc_screen_session_active(struct wbc_server *s, bool active)
 		else if (active && sc->session_off)
 			sc->session_off = !wbc_screen_set_power(s, sc->output, true);
 	}
+	/* Displays may have come or gone while another session had the device, and no
+	 * uevent then could be acted on (hotplug.c). After the outputs are back, so that
+	 * one still connected keeps its CRTC lit; one gone is removed and turned off. */
+	if (active)
+		wbc_adapter_reprobe(s->adapter);
 }
 
 struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output **output)

@@ -150,6 +150,8 @@ struct wbc_kms_device {
 	struct wbc_kms_connector *connectors;
 	char error[WBC_KMS_ERROR_MAX];
 	struct wbc_kms_event_loop *events; /* private */
+	struct wbc_kms_pipe *parked;     /* private: destroyed pipes whose CRTC may still be
+	                                  * lit (pipe.c) */
 	bool changed;                    /* private: a pipe changed the display since open */
 };
 
@@ -192,7 +194,9 @@ WBC_KMS_API int wbc_kms_device_wait(struct wbc_kms_device *dev, int timeout_ms);
  * own copy of their mode), and the listener hears of each connector that changed, after
  * the update. Connectors that appear or vanish as objects (DisplayPort MST) are not
  * followed: the device knows the connectors it found at open. A connector that goes away
- * keeps its pipe: turning it off is the caller's decision (wbc_kms_pipe_destroy). 0, or a
+ * keeps its pipe: turning it off is the caller's decision (wbc_kms_pipe_destroy). First,
+ * CRTCs that a destroyed pipe could not turn off are turned off (a session that comes
+ * back reprobes: displays may have changed while it was away). 0, or a
  * negative errno and the device's error for a connector that could not be read (the others
  * are still updated and reported).
  */
@@ -360,7 +364,11 @@ struct wbc_kms_pipe_options {
 
 WBC_KMS_API int wbc_kms_pipe_create(struct wbc_kms_device *dev, const struct wbc_kms_pipe_options *opts,
 		const struct wbc_kms_pipe_listener *listener, struct wbc_kms_pipe **out);
-/* Disables what the pipe enabled and frees it (waits for an in-flight commit, bounded). */
+/* Disables what the pipe enabled and frees it (waits for an in-flight commit, bounded).
+ * Where the kernel refuses the disable (the device's DRM master is another session's),
+ * the device remembers the CRTC as lit: the next wbc_kms_device_reprobe tries again, and
+ * a new pipe on that CRTC answers for it (it turns it off if destroyed before its first
+ * modeset). */
 WBC_KMS_API void wbc_kms_pipe_destroy(struct wbc_kms_pipe *pipe);
 
 WBC_KMS_API const drmModeModeInfo *wbc_kms_pipe_mode(const struct wbc_kms_pipe *pipe);

@@ -241,6 +241,61 @@ static void queued_commit_refused_when_sent_reported_failed(void **state)
 	fake_drm_refuse(0, 0);
 }
 
+/* The last real (not TEST_ONLY) commit turned the CRTC off, and how it went. */
+static void assert_last_was_disable(int result)
+{
+	const struct fake_drm_commit *c = fake_drm_last_commit(false);
+	uint64_t v = 1;
+	assert_non_null(c);
+	assert_true(fake_drm_commit_value(c, FAKE_DRM_CRTC, FAKE_PROP_ACTIVE, &v));
+	assert_int_equal(v, 0);
+	assert_int_equal(c->result, result);
+}
+
+/* Destroyed while its DRM master is gone (the session away), a pipe cannot turn its CRTC
+ * off; the device keeps it and a reprobe (the session back) turns it off, once. */
+static void refused_disable_is_retried_on_reprobe(void **state)
+{
+	struct harness *h = *state;
+	if (fake_drm_flip_pending())
+		harness_vblank(h, 1, 0);
+	fake_drm_refuse(0, EACCES);
+	wbc_kms_pipe_destroy(h->pipe);
+	assert_last_was_disable(-EACCES);
+	fake_drm_refuse(0, 0);
+	size_t before = fake_drm_n_commits();
+	assert_int_equal(wbc_kms_device_reprobe(h->dev, NULL), 0);
+	assert_int_equal(fake_drm_n_commits(), before + 1);
+	assert_last_was_disable(0);
+	assert_int_equal(wbc_kms_device_reprobe(h->dev, NULL), 0);
+	assert_int_equal(fake_drm_n_commits(), before + 1);
+	struct wbc_kms_pipe_options opts = { .connector_id = FAKE_DRM_CONNECTOR };
+	assert_int_equal(wbc_kms_pipe_create(h->dev, &opts, NULL, &h->pipe), 0);
+}
+
+/* A new pipe on that CRTC answers for it instead: no disable at its creation (it would
+ * flash a display about to be lit again), but one if it goes before its first modeset. */
+static void new_pipe_takes_over_a_refused_disable(void **state)
+{
+	struct harness *h = *state;
+	if (fake_drm_flip_pending())
+		harness_vblank(h, 1, 0);
+	fake_drm_refuse(0, EACCES);
+	wbc_kms_pipe_destroy(h->pipe);
+	fake_drm_refuse(0, 0);
+	size_t before = fake_drm_n_commits();
+	struct wbc_kms_pipe_options opts = { .connector_id = FAKE_DRM_CONNECTOR };
+	struct wbc_kms_pipe *p = NULL;
+	assert_int_equal(wbc_kms_pipe_create(h->dev, &opts, NULL, &p), 0);
+	assert_int_equal(fake_drm_n_commits(), before);
+	wbc_kms_pipe_destroy(p);
+	assert_int_equal(fake_drm_n_commits(), before + 1);
+	assert_last_was_disable(0);
+	assert_int_equal(wbc_kms_device_reprobe(h->dev, NULL), 0);
+	assert_int_equal(fake_drm_n_commits(), before + 1);
+	assert_int_equal(wbc_kms_pipe_create(h->dev, &opts, NULL, &h->pipe), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +308,8 @@ int main(void)
 		T(flip_time_before_commit_is_marked_estimated),
 		T(commit_refused_by_kernel_fails_the_call),
 		T(queued_commit_refused_when_sent_reported_failed),
+		T(refused_disable_is_retried_on_reprobe),
+		T(new_pipe_takes_over_a_refused_disable),
 #undef T
 	};
 	return cmocka_run_group_tests_name("backend-pipe", tests, NULL, NULL);
