@@ -18,6 +18,7 @@
 #include <xkbcommon/xkbcommon.h>
 #include "util/log.h"
 #include "server.h"
+#include "touch.h"
 
 /* One per keyboard device; freed when the device goes away. */
 struct wbc_keyboard {
@@ -146,7 +147,10 @@ void wbc_input_new_device(struct wbc_server *s, struct wlr_input_device *device)
 		s->input.caps |= WL_SEAT_CAPABILITY_POINTER;
 		break;
 	case WLR_INPUT_DEVICE_TOUCH:
-		wlr_cursor_attach_input_device(s->input.cursor, device);
+		if (wbc_touch_add_device(s, device) < 0) {
+			wbc_log(WLR_ERROR, "touch device %s: out of memory: ignored", device->name);
+			return;
+		}
 		s->input.caps |= WL_SEAT_CAPABILITY_TOUCH;
 		break;
 	default:
@@ -378,6 +382,7 @@ int wbc_input_init(struct wbc_server *s)
 {
 	struct wbc_input *in = &s->input;
 	wl_list_init(&in->keyboards);
+	wl_list_init(&in->touch_devices);
 	in->seat = wlr_seat_create(s->display, "seat0");
 	in->cursor = wlr_cursor_create();
 	in->xcursor = wlr_xcursor_manager_create(NULL, 24);
@@ -429,6 +434,7 @@ void wbc_input_finish(struct wbc_server *s)
 	for (size_t i = 0; i < WBC_MAX_TOUCH_POINTS; i++)
 		if (in->touches[i].down)
 			touch_origin_release(&in->touches[i]);
+	wbc_touch_finish(s);
 	if (in->cursor)
 		wlr_cursor_destroy(in->cursor);
 	in->cursor = NULL;
