@@ -20,6 +20,7 @@ struct wbc_screencopy;
 struct wbc_view;
 struct wbc_hotplug;
 struct wbc_power;
+struct wbc_cursor_image;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -52,6 +53,7 @@ struct wbc_input {
 	struct wl_listener touch_down, touch_up, touch_motion, touch_frame;
 	struct wbc_touch_origin touches[WBC_MAX_TOUCH_POINTS];
 	struct wl_list touch_devices;    /* touch.c's wbc_touch_device.link */
+	struct wbc_cursor_image *image;  /* cursor-image.c: what the cursor shows, if shown */
 	double focus_x, focus_y;         /* the pointer focus's origin, layout coordinates */
 };
 
