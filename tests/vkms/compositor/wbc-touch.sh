@@ -21,6 +21,9 @@ if [ "$mode" = two-outputs ]; then
 	# QEMU connects only the first head until a UI enables more: force the second on,
 	# as a monitor plugged in (the kernel gives a forced connector modes up to 1024x768).
 	echo on >/sys/class/drm/card0-Virtual-2/status || fail "cannot force Virtual-2 on"
+	# Back as found, for the cases after this one in the same boot (guest-batch does not
+	# reload virtio-gpu).
+	trap 'echo detect >/sys/class/drm/card0-Virtual-2/status' EXIT
 	note "Virtual-2: $(cat /sys/class/drm/card0-Virtual-2/status), $(wc -l </sys/class/drm/card0-Virtual-2/modes) modes"
 fi
 export ASAN_OPTIONS=detect_leaks=0   # see wbc-input.sh
