@@ -16,8 +16,10 @@
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <xkbcommon/xkbcommon.h>
+#include "cursor-image.h"
 #include "util/log.h"
 #include "server.h"
+#include "touch.h"
 
 /* One per keyboard device; freed when the device goes away. */
 struct wbc_keyboard {
@@ -146,7 +148,10 @@ void wbc_input_new_device(struct wbc_server *s, struct wlr_input_device *device)
 		s->input.caps |= WL_SEAT_CAPABILITY_POINTER;
 		break;
 	case WLR_INPUT_DEVICE_TOUCH:
-		wlr_cursor_attach_input_device(s->input.cursor, device);
+		if (wbc_touch_add_device(s, device) < 0) {
+			wbc_log(WLR_ERROR, "touch device %s: out of memory: ignored", device->name);
+			return;
+		}
 		s->input.caps |= WL_SEAT_CAPABILITY_TOUCH;
 		break;
 	default:
@@ -179,7 +184,7 @@ static void pointer_moved(struct wbc_server *s, uint32_t time_msec)
 	if (node && node->type == WLR_SCENE_NODE_SURFACE)
 		surface = wlr_scene_surface_from_node(node)->surface;
 	if (!surface) {
-		wlr_xcursor_manager_set_cursor_image(in->xcursor, "left_ptr", in->cursor);
+		wbc_cursor_image_set_default(s);
 		wlr_seat_pointer_clear_focus(in->seat);
 		return;
 	}
@@ -208,6 +213,7 @@ static void handle_motion(struct wl_listener *listener, void *data)
 	struct wbc_server *s = wl_container_of(listener, s, input.motion);
 	struct wlr_event_pointer_motion *ev = data;
 	wbc_power_activity(s);       /* here, not in pointer_moved: rebasing is no input */
+	wbc_cursor_image_pointer_moved(s);
 	wlr_cursor_move(s->input.cursor, ev->device, ev->delta_x, ev->delta_y);
 	pointer_moved(s, ev->time_msec);
 }
@@ -217,6 +223,7 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data)
 	struct wbc_server *s = wl_container_of(listener, s, input.motion_absolute);
 	struct wlr_event_pointer_motion_absolute *ev = data;
 	wbc_power_activity(s);
+	wbc_cursor_image_pointer_moved(s);
 	wlr_cursor_warp_absolute(s->input.cursor, ev->device, ev->x, ev->y);
 	pointer_moved(s, ev->time_msec);
 }
@@ -257,7 +264,7 @@ static void handle_request_cursor(struct wl_listener *listener, void *data)
 	struct wbc_server *s = wl_container_of(listener, s, input.request_cursor);
 	struct wlr_seat_pointer_request_set_cursor_event *ev = data;
 	if (ev->seat_client == s->input.seat->pointer_state.focused_client)
-		wlr_cursor_set_surface(s->input.cursor, ev->surface, ev->hotspot_x, ev->hotspot_y);
+		wbc_cursor_image_set_client(s, ev->surface, ev->hotspot_x, ev->hotspot_y);
 }
 
 static void handle_request_set_selection(struct wl_listener *listener, void *data)
@@ -307,6 +314,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data)
 	struct wlr_event_touch_down *ev = data;
 	struct wbc_input *in = &s->input;
 	wbc_power_activity(s);
+	wbc_cursor_image_touched(s);     /* even on no surface: touch is in use */
 	double lx, ly, sx, sy;
 	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
 	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, lx, ly, &sx, &sy);
@@ -378,10 +386,11 @@ int wbc_input_init(struct wbc_server *s)
 {
 	struct wbc_input *in = &s->input;
 	wl_list_init(&in->keyboards);
+	wl_list_init(&in->touch_devices);
 	in->seat = wlr_seat_create(s->display, "seat0");
 	in->cursor = wlr_cursor_create();
 	in->xcursor = wlr_xcursor_manager_create(NULL, 24);
-	if (!in->seat || !in->cursor || !in->xcursor)
+	if (!in->seat || !in->cursor || !in->xcursor || wbc_cursor_image_init(s) < 0)
 		return -1;
 	wlr_xcursor_manager_load(in->xcursor, 1);
 	wlr_cursor_attach_output_layout(in->cursor, s->layout);
@@ -429,6 +438,8 @@ void wbc_input_finish(struct wbc_server *s)
 	for (size_t i = 0; i < WBC_MAX_TOUCH_POINTS; i++)
 		if (in->touches[i].down)
 			touch_origin_release(&in->touches[i]);
+	wbc_touch_finish(s);
+	wbc_cursor_image_finish(s);
 	if (in->cursor)
 		wlr_cursor_destroy(in->cursor);
 	in->cursor = NULL;

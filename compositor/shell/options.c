@@ -20,7 +20,7 @@ static const char usage[] =
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
 	"           [--allow-capture] [--allow-remote] [--headless] [--allow-vt-switch]\n"
-	"           [--blank-after SECONDS] -- APP [ARGS...]\n"
+	"           [--blank-after SECONDS] [--hide-cursor SECONDS] -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -86,6 +86,9 @@ static const char usage_more[] =
 	"                       client holds an idle inhibitor; input turns it on again\n"
 	"                       (clients can also turn it off and on through\n"
 	"                       wlr-output-power-management, e.g. wlopm)\n"
+	"\n"
+	"Cursor (hidden until the pointer moves, and whenever a finger touches a screen):\n"
+	"  --hide-cursor SECONDS  also hide it after SECONDS without pointer motion\n"
 	"\n"
 	"  -v, --verbose        debug logging and statistics\n"
 	"  -h, --help           this help\n"
@@ -247,6 +250,11 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 		} else if (strcmp(a, "--blank-after") == 0) {
 			if (!next || !parse_seconds(next, &o->blank_after_s) || o->blank_after_s <= 0)
 				return fail("--blank-after wants SECONDS (more than 0, at most %d), "
+					"got '%s'", MAX_SECONDS, next ? next : "");
+			i++;
+		} else if (strcmp(a, "--hide-cursor") == 0) {
+			if (!next || !parse_seconds(next, &o->hide_cursor_s) || o->hide_cursor_s <= 0)
+				return fail("--hide-cursor wants SECONDS (more than 0, at most %d), "
 					"got '%s'", MAX_SECONDS, next ? next : "");
 			i++;
 		} else if (strcmp(a, "--allow-vt-switch") == 0) {

@@ -53,6 +53,7 @@ struct wbc_options {
 	bool allow_remote;
 	bool allow_vt_switch;            /* --allow-vt-switch: Ctrl+Alt+Fn switches VT */
 	double blank_after_s;            /* --blank-after; 0: never blank */
+	double hide_cursor_s;            /* --hide-cursor; 0: only touch hides it */
 	bool headless;                   /* --headless: the writeback connector is the screen */
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
 	/* Set only by embedders (tests/wlcs), never by the command line (which leaves them 0):

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <drm_fourcc.h>
 #include <wlr/render/allocator.h>
@@ -17,6 +18,7 @@
 #include "util/log.h"
 #include "capture/recording.h"
 #include "server.h"
+#include "touch.h"
 
 /* One per wlr_output; owned by server->screens, freed when the output is destroyed. */
 struct wbc_screen {
@@ -54,7 +56,9 @@ static void handle_frame(struct wl_listener *listener, void *data)
 static void handle_destroy(struct wl_listener *listener, void *data)
 {
 	struct wbc_screen *sc = wl_container_of(listener, sc, destroy);
+	struct wbc_server *s = sc->server;
 	screen_free(sc);
+	wbc_touch_remap(s);          /* off the output before it is freed */
 }
 
 static void describe_modes(struct wlr_output *output, char *buf, size_t len)
@@ -201,6 +205,7 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 		output->refresh / 1000.0);
 	if (s->running)
 		rescan_surface_outputs(s);
+	wbc_touch_remap(s);
 	wbc_xdg_resize_all(s);
 }
 
@@ -302,6 +307,18 @@ struct wbc_capture *wbc_screen_capture_of(struct wbc_server *s, struct wlr_outpu
 		if (sc->output == output)
 			return sc->capture;
 	return NULL;
+}
+
+struct wlr_output *wbc_screen_output_for(struct wbc_server *s, const char *name)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link)
+		if (name && strcmp(sc->output->name, name) == 0)
+			return sc->output;
+	if (wl_list_empty(&s->screens))
+		return NULL;
+	sc = wl_container_of(s->screens.next, sc, link);
+	return sc->output;
 }
 
 bool wbc_screen_box(struct wbc_server *s, struct wlr_box *box)

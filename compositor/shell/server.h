@@ -20,6 +20,7 @@ struct wbc_screencopy;
 struct wbc_view;
 struct wbc_hotplug;
 struct wbc_power;
+struct wbc_cursor_image;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -51,6 +52,8 @@ struct wbc_input {
 	struct wl_listener request_cursor, request_set_selection;
 	struct wl_listener touch_down, touch_up, touch_motion, touch_frame;
 	struct wbc_touch_origin touches[WBC_MAX_TOUCH_POINTS];
+	struct wl_list touch_devices;    /* touch.c's wbc_touch_device.link */
+	struct wbc_cursor_image *image;  /* cursor-image.c: what the cursor shows, if shown */
 	double focus_x, focus_y;         /* the pointer focus's origin, layout coordinates */
 };
 
@@ -128,6 +131,10 @@ void wbc_screen_set_power_all(struct wbc_server *server, bool on);
  * nothing committed or captured, a recording pauses), and those come back with a fresh
  * modeset (someone else may have changed the display meanwhile). */
 void wbc_screen_session_active(struct wbc_server *server, bool active);
+/* The output a touchscreen belongs on: the one called name (libinput's WL_OUTPUT; may be
+ * NULL) while wbc drives it, else the first output, which toplevels fill; NULL while
+ * there is none. */
+struct wlr_output *wbc_screen_output_for(struct wbc_server *server, const char *name);
 /* The area toplevels fill: the first output's box in layout coordinates. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
 /* The first output that can be captured and its capture hook (what is recorded); NULL

@@ -1,7 +1,8 @@
 /* xdg-shell: every toplevel is made fullscreen and sized to the output (centred if it
- * insists on a smaller size), or, under the windowed policy (opts->windowed: tests/wlcs,
- * dialogs), keeps the size it chooses at the place it is given; popups are placed inside
- * the output. */
+ * insists on a smaller size) but dialogs (toplevels with a parent), which keep their own
+ * size, centred over their parent; under the windowed policy (opts->windowed: tests/wlcs)
+ * every toplevel keeps the size it chooses at the place it is given; popups are placed
+ * inside the output. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <wlr/types/wlr_cursor.h>
@@ -18,13 +19,14 @@ struct wbc_view {
 	struct wlr_xdg_surface *xdg;     /* borrowed */
 	struct wlr_scene_node *node;     /* owned by the scene; goes with the xdg_surface */
 	struct wl_listener map, unmap, destroy, commit, request_fullscreen, request_maximize;
-	struct wl_listener request_move;
+	struct wl_listener request_move, set_parent;
 	struct wl_list link;             /* server->views */
 	struct wlr_box sized_to;         /* the box last sent in a configure */
 	int x, y;                        /* windowed: its window geometry's top left, layout
 	                                  * coordinates */
 	int normal_x, normal_y;          /* windowed: x, y before fullscreen or maximized */
 	bool mapped;
+	bool dialog;                     /* kiosk: last sized as a dialog (it has a parent) */
 };
 
 /* A popup with a parent we know; freed when its xdg_surface is destroyed (or reset by
@@ -45,6 +47,42 @@ struct wbc_view_policy {
 	bool click_to_focus;                 /* a button press focuses its toplevel */
 };
 
+/* A dialog over a kiosk's fullscreen application: the size it chooses (once, so that
+ * its acks bring no new configure). */
+static void dialog_size(struct wbc_view *v)
+{
+	if (v->dialog)
+		return;
+	v->dialog = true;
+	v->sized_to = (struct wlr_box){ 0 };
+	wlr_xdg_toplevel_set_fullscreen(v->xdg, false);
+	wlr_xdg_toplevel_set_size(v->xdg, 0, 0);
+}
+
+/* Centred over its parent's window geometry, and inside the screen where it fits: false
+ * when the parent is nowhere (not in the scene). */
+static bool dialog_place(struct wbc_view *v)
+{
+	struct wlr_xdg_surface *parent = v->xdg->toplevel->parent;
+	int px, py;
+	if (!parent || !parent->data || !wlr_scene_node_coords(parent->data, &px, &py))
+		return false;
+	struct wlr_box pgeo, geo, box;
+	wlr_xdg_surface_get_geometry(parent, &pgeo);
+	wlr_xdg_surface_get_geometry(v->xdg, &geo);
+	int x = px + (pgeo.width - geo.width) / 2, y = py + (pgeo.height - geo.height) / 2;
+	if (wbc_screen_box(v->server, &box)) {
+		if (x + geo.width > box.x + box.width)
+			x = box.x + box.width - geo.width;
+		if (y + geo.height > box.y + box.height)
+			y = box.y + box.height - geo.height;
+		x = x < box.x ? box.x : x;
+		y = y < box.y ? box.y : y;
+	}
+	wlr_scene_node_set_position(v->node, x, y);
+	return true;
+}
+
 /* The window geometry (not the surface: a client-side shadow stays off screen) at the
  * screen's origin, centred when smaller. wlroots' scene already draws the surface at
  * -geometry inside v->node (scene_xdg_surface_update_position), so v->node goes where the
@@ -52,6 +90,8 @@ struct wbc_view_policy {
 static void kiosk_place(struct wbc_view *v)
 {
 	struct wlr_box box, geo;
+	if (v->xdg->toplevel->parent && dialog_place(v))
+		return;
 	if (!wbc_screen_box(v->server, &box))
 		box = (struct wlr_box){ 0 };
 	wlr_xdg_surface_get_geometry(v->xdg, &geo);
@@ -66,6 +106,11 @@ static void kiosk_place(struct wbc_view *v)
 static void kiosk_size(struct wbc_view *v)
 {
 	struct wlr_box box;
+	if (v->xdg->toplevel->parent) {
+		dialog_size(v);
+		return;
+	}
+	v->dialog = false;
 	if (!wbc_screen_box(v->server, &box))
 		return;
 	if (box.width == v->sized_to.width && box.height == v->sized_to.height)
@@ -227,6 +272,20 @@ static void handle_request_maximize(struct wl_listener *listener, void *data)
 		policy(v->server)->request_state(v);
 }
 
+/* Kiosk policy: a parent given or taken away (wlroots also takes it when the parent
+ * unmaps) makes a dialog a fullscreen application or the other way round. (The windowed
+ * policy treats both alike.) */
+static void handle_set_parent(struct wl_listener *listener, void *data)
+{
+	struct wbc_view *v = wl_container_of(listener, v, set_parent);
+	if (v->server->opts->windowed)
+		return;
+	if (v->xdg->added)
+		view_size(v);
+	if (v->mapped)
+		view_place(v);
+}
+
 /* Windowed policy: the window follows the pointer until the button goes up; refused
  * unless the serial is that of a button press on it still held. */
 static void handle_request_move(struct wl_listener *listener, void *data)
@@ -269,6 +328,7 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	if (v->server->move.view == v)
 		v->server->move.view = NULL;
 	wl_list_remove(&v->request_move.link);
+	wl_list_remove(&v->set_parent.link);
 	wl_list_remove(&v->map.link);
 	wl_list_remove(&v->unmap.link);
 	wl_list_remove(&v->destroy.link);
@@ -310,6 +370,8 @@ static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 	wl_signal_add(&xdg->toplevel->events.request_maximize, &v->request_maximize);
 	v->request_move.notify = handle_request_move;
 	wl_signal_add(&xdg->toplevel->events.request_move, &v->request_move);
+	v->set_parent.notify = handle_set_parent;
+	wl_signal_add(&xdg->toplevel->events.set_parent, &v->set_parent);
 	wl_list_insert(s->views.prev, &v->link);
 	struct wlr_box box;
 	if (wbc_screen_box(s, &box)) {
@@ -420,11 +482,16 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data)
 void wbc_xdg_resize_all(struct wbc_server *s)
 {
 	struct wbc_view *v;
-	wl_list_for_each(v, &s->views, link) {
-		if (v->xdg->added)
-			view_size(v);
-		if (v->mapped)
-			view_place(v);
+	/* Dialogs last, so that they go over their parents' new places. */
+	for (int dialogs = 0; dialogs < 2; dialogs++) {
+		wl_list_for_each(v, &s->views, link) {
+			if ((v->xdg->toplevel->parent != NULL) != dialogs)
+				continue;
+			if (v->xdg->added)
+				view_size(v);
+			if (v->mapped)
+				view_place(v);
+		}
 	}
 }
 

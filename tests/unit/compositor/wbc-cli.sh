@@ -72,6 +72,8 @@ bad 2 "--blank-after wants SECONDS (more than 0" -- --blank-after 0 -- "$app"
 bad 2 "'-5'" -- --blank-after -5 -- "$app"
 bad 2 "'later'" -- --blank-after later -- "$app"
 bad 2 "'3000000'" -- --blank-after 3000000 -- "$app"
+bad 2 "--hide-cursor wants SECONDS (more than 0" -- --hide-cursor 0 -- "$app"
+bad 2 "'soon'" -- --hide-cursor soon -- "$app"
 bad 2 "'soon'" -- --screenshot-after soon "$tmp/s.ppm" -- "$app"
 bad 2 "needs SECONDS and a FILE" -- --screenshot-after 1
 bad 2 "--device needs a PATH" -- --device
