@@ -17,6 +17,7 @@
 #include "util/log.h"
 #include "capture/recording.h"
 #include "server.h"
+#include "view.h"
 
 /* One per wlr_output; owned by server->screens, freed when the output is destroyed. */
 struct wbc_screen {
@@ -201,7 +202,7 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 		output->refresh / 1000.0);
 	if (s->running)
 		rescan_surface_outputs(s);
-	wbc_xdg_resize_all(s);
+	wbc_view_fit_all(s);
 }
 
 bool wbc_screen_set_power(struct wbc_server *s, struct wlr_output *output, bool on)

@@ -153,6 +153,12 @@ static int setup_protocols(struct wbc_server *s)
 	if (!compositor || !s->layout || !s->scene ||
 			!wlr_scene_attach_output_layout(s->scene, s->layout))
 		return fail(s, "cannot create the scene");
+	/* Toplevels in a tree of their own, so that what xwayland.c puts above them
+	 * (override-redirect windows) stays above whichever is raised. */
+	struct wlr_scene_tree *views = wlr_scene_tree_create(&s->scene->node);
+	if (!views)
+		return fail(s, "cannot create the scene");
+	s->view_tree = &views->node;
 	s->presentation = wlr_presentation_create(s->display, s->backend);
 	if (!s->presentation)
 		return fail(s, "cannot create wp_presentation");

@@ -17,7 +17,7 @@ struct wbc_capture;
 struct wbc_recording;
 struct wbc_control;
 struct wbc_screencopy;
-struct wbc_view;
+struct wbc_xdg_view;
 struct wbc_hotplug;
 struct wbc_power;
 
@@ -69,6 +69,7 @@ struct wbc_server {
 	struct wlr_allocator *allocator;
 	struct wlr_output_layout *layout;
 	struct wlr_scene *scene;
+	struct wlr_scene_node *view_tree;   /* the scene's; toplevels of every kind (view.h) */
 	struct wlr_xdg_shell *xdg_shell;
 	struct wlr_xdg_decoration_manager_v1 *xdg_decoration;
 	struct wlr_presentation *presentation;
@@ -88,7 +89,7 @@ struct wbc_server {
 	} remote;
 	struct wbc_child child;
 	struct {                         /* an interactive move (xdg.c, windowed policy) */
-		struct wbc_view *view;   /* borrowed; NULL: none (cleared when it goes) */
+		struct wbc_xdg_view *view; /* borrowed; NULL: none (cleared when it goes) */
 		double dx, dy;           /* pointer minus the window's top left */
 	} move;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
@@ -172,7 +173,6 @@ void wbc_remote_finish(struct wbc_server *server);
 
 /* xdg.c */
 int wbc_xdg_init(struct wbc_server *server);
-void wbc_xdg_resize_all(struct wbc_server *server);
 /* Under the windowed policy: put the toplevel whose surface this is with its window
  * geometry's top left at x, y (layout coordinates). -1 if surface is no toplevel's. */
 int wbc_xdg_move(struct wbc_server *server, struct wlr_surface *surface, int x, int y);
