@@ -147,10 +147,10 @@ static int setup_headless(struct wbc_server *s)
 
 static int setup_protocols(struct wbc_server *s)
 {
-	struct wlr_compositor *compositor = wlr_compositor_create(s->display, s->renderer);
+	s->compositor = wlr_compositor_create(s->display, s->renderer);
 	s->layout = wlr_output_layout_create();
 	s->scene = wlr_scene_create();
-	if (!compositor || !s->layout || !s->scene ||
+	if (!s->compositor || !s->layout || !s->scene ||
 			!wlr_scene_attach_output_layout(s->scene, s->layout))
 		return fail(s, "cannot create the scene");
 	/* Toplevels in a tree of their own, so that what xwayland.c puts above them
@@ -170,6 +170,8 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the Wayland globals");
 	if (wbc_input_init(s) < 0)
 		return fail(s, "cannot create the seat");
+	if (wbc_xwayland_init(s) < 0)
+		return fail(s, NULL);
 	if (s->opts->allow_capture && wbc_screencopy_init(s) < 0)
 		return fail(s, "cannot create zwlr_screencopy_manager_v1");
 	if (wbc_power_init(s) < 0)
@@ -325,6 +327,7 @@ void wbc_server_finish(struct wbc_server *s)
 	wbc_launch_stop(s);
 	if (!s->display)
 		return;
+	wbc_xwayland_finish(s);          /* before its windows go with the clients */
 	wl_display_destroy_clients(s->display);
 	wbc_hotplug_finish(s);
 	wbc_power_finish(s);

@@ -18,6 +18,7 @@ struct wbc_recording;
 struct wbc_control;
 struct wbc_screencopy;
 struct wbc_xdg_view;
+struct wbc_xwayland;
 struct wbc_hotplug;
 struct wbc_power;
 
@@ -66,6 +67,7 @@ struct wbc_server {
 	struct wlr_backend *backend;     /* the multi-backend: adapter + libinput */
 	struct wlr_backend *adapter;     /* owned by backend */
 	struct wlr_renderer *renderer;
+	struct wlr_compositor *compositor;  /* the display's */
 	struct wlr_allocator *allocator;
 	struct wlr_output_layout *layout;
 	struct wlr_scene *scene;
@@ -83,6 +85,8 @@ struct wbc_server {
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
 	struct wbc_hotplug *hotplug;     /* DRM uevents (hotplug.c); NULL when embedded */
 	struct wbc_power *power;         /* output power and --blank-after (power.c) */
+	struct wbc_xwayland *xwayland;   /* X11 clients (xwayland.c); NULL: --no-xwayland,
+	                                    embedded, or Xwayland unavailable */
 	struct {                         /* --allow-remote (remote.c); the managers are the display's */
 		struct wl_listener new_pointer, new_keyboard;
 		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
@@ -184,6 +188,18 @@ void wbc_xdg_click(struct wbc_server *server, struct wlr_surface *surface);
 bool wbc_xdg_move_motion(struct wbc_server *server);
 /* The button went up: the move, if any, ends (true). */
 bool wbc_xdg_move_end(struct wbc_server *server);
+
+/* xwayland.c: X11 clients through Xwayland, started by the first one that connects
+ * (opts->xwayland). A missing Xwayland is said in one line and is no error: 0 then too,
+ * with server->xwayland NULL; -1 (said) when it cannot be set up otherwise. */
+int wbc_xwayland_init(struct wbc_server *server);
+/* The X display (":N") APP is to get as DISPLAY, NULL without Xwayland. */
+const char *wbc_xwayland_display(struct wbc_server *server);
+/* The pid of the process wlroots forked to start Xwayland and waits for itself (0: none):
+ * wbc must not reap it. */
+pid_t wbc_xwayland_starter_pid(struct wbc_server *server);
+/* Before the display goes: X windows, the window manager and Xwayland. */
+void wbc_xwayland_finish(struct wbc_server *server);
 
 /* input.c */
 int wbc_input_init(struct wbc_server *server);
