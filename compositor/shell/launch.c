@@ -1,5 +1,6 @@
-/* Running APP: checked before anything starts, spawned once the Wayland socket exists,
- * reaped on SIGCHLD (its exit status becomes wbc's), stopped when wbc stops first. */
+/* Running APP: checked before anything starts, spawned once the Wayland socket exists
+ * (with WAYLAND_DISPLAY, and DISPLAY when there is Xwayland), reaped on SIGCHLD (its exit
+ * status becomes wbc's), stopped when wbc stops first. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -51,8 +52,24 @@ int wbc_launch_check(char *const argv[])
 	return -1;
 }
 
+/* DISPLAY is wbc's X display, or none: one inherited from wbc's own environment would
+ * send APP's X clients to another server (or to nothing). */
+static int set_display(struct wbc_server *s)
+{
+	const char *display = wbc_xwayland_display(s);
+	if (display ? setenv("DISPLAY", display, 1) : unsetenv("DISPLAY")) {
+		wbc_log(WLR_ERROR, "cannot set DISPLAY for APP: %s", strerror(errno));
+		return -1;
+	}
+	if (display)
+		wbc_log(WLR_INFO, "DISPLAY=%s", display);
+	return 0;
+}
+
 int wbc_launch_spawn(struct wbc_server *s, char *const argv[])
 {
+	if (set_display(s) < 0)
+		return -1;
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		wbc_log(WLR_ERROR, "pipe: %s", strerror(errno));
@@ -105,20 +122,33 @@ static int decode(int wstatus)
 	return 1;
 }
 
+/* wbc's other children (libseat's builtin seatd, ...) are reaped as they end; but not
+ * the process wlroots forks to start Xwayland, which it waits for itself when Xwayland
+ * says it is ready (reaped here first, wlroots would take Xwayland for failed). That one
+ * ends the loop: whatever else ended is reaped on the next SIGCHLD. */
+static void reap_others(struct wbc_server *s)
+{
+	for (;;) {
+		siginfo_t info = { 0 };
+		if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0)
+			return;
+		if (info.si_pid == wbc_xwayland_starter_pid(s))
+			return;
+		waitpid(info.si_pid, NULL, WNOHANG);
+	}
+}
+
 void wbc_launch_reap(struct wbc_server *s)
 {
 	int wstatus;
-	pid_t pid;
-	/* Reap everything (APP may have left children that we inherited as subreaper). */
-	while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
-		if (pid != s->child.pid)
-			continue;
+	if (s->child.pid && waitpid(s->child.pid, &wstatus, WNOHANG) == s->child.pid) {
 		s->child.pid = 0;
 		s->child.exited = true;
 		s->child.status = decode(wstatus);
 		wbc_log(WLR_INFO, "APP exited with status %d", s->child.status);
 		wbc_server_stop(s, s->child.status);
 	}
+	reap_others(s);
 }
 
 static bool wait_for(pid_t pid, int ms, int *wstatus)

@@ -20,7 +20,8 @@ static const char usage[] =
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
 	"           [--allow-capture] [--allow-remote] [--headless] [--allow-vt-switch]\n"
-	"           [--blank-after SECONDS] [--hide-cursor SECONDS] -- APP [ARGS...]\n"
+	"           [--blank-after SECONDS] [--hide-cursor SECONDS] [--no-xwayland]\n"
+	"           -- APP [ARGS...]\n"
 	"\n"
 	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
 	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
@@ -75,6 +76,10 @@ static const char usage_more[] =
 	"                       --allow-capture\n"
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
+	"\n"
+	"X11 applications:\n"
+	"  --no-xwayland        do not offer X11: no Xwayland, no DISPLAY for APP (default:\n"
+	"                       DISPLAY is set and Xwayland starts when an X client connects)\n"
 	"\n"
 	"Lockdown:\n"
 	"  --allow-vt-switch    let Ctrl+Alt+F1..F12 switch virtual terminals (default: these\n"
@@ -152,7 +157,7 @@ static enum wbc_parse_result fail(const char *fmt, ...)
 
 enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_options *o)
 {
-	*o = (struct wbc_options){ 0 };
+	*o = (struct wbc_options){ .xwayland = true };
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
@@ -259,6 +264,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			i++;
 		} else if (strcmp(a, "--allow-vt-switch") == 0) {
 			o->allow_vt_switch = true;
+		} else if (strcmp(a, "--no-xwayland") == 0) {
+			o->xwayland = false;
 		} else if (strcmp(a, "--headless") == 0) {
 			o->headless = true;
 		} else if (strcmp(a, "--allow-remote") == 0) {

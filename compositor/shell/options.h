@@ -55,6 +55,9 @@ struct wbc_options {
 	double blank_after_s;            /* --blank-after; 0: never blank */
 	double hide_cursor_s;            /* --hide-cursor; 0: only touch hides it */
 	bool headless;                   /* --headless: the writeback connector is the screen */
+	/* X11 clients through Xwayland, started when the first connects (xwayland.c): true
+	 * unless --no-xwayland. Embedders (tests/wlcs) leave it false unless they want it. */
+	bool xwayland;
 	char **app_argv;                 /* NULL-terminated, never empty after a successful parse */
 	/* Set only by embedders (tests/wlcs), never by the command line (which leaves them 0):
 	 * a core with no screen, no session, no socket, no signal handlers and no APP, on

@@ -19,6 +19,7 @@
 #include "capture/recording.h"
 #include "server.h"
 #include "touch.h"
+#include "view.h"
 
 /* One per wlr_output; owned by server->screens, freed when the output is destroyed. */
 struct wbc_screen {
@@ -206,7 +207,7 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	if (s->running)
 		rescan_surface_outputs(s);
 	wbc_touch_remap(s);
-	wbc_xdg_resize_all(s);
+	wbc_view_fit_all(s);
 }
 
 bool wbc_screen_set_power(struct wbc_server *s, struct wlr_output *output, bool on)

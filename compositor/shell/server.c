@@ -147,12 +147,18 @@ static int setup_headless(struct wbc_server *s)
 
 static int setup_protocols(struct wbc_server *s)
 {
-	struct wlr_compositor *compositor = wlr_compositor_create(s->display, s->renderer);
+	s->compositor = wlr_compositor_create(s->display, s->renderer);
 	s->layout = wlr_output_layout_create();
 	s->scene = wlr_scene_create();
-	if (!compositor || !s->layout || !s->scene ||
+	if (!s->compositor || !s->layout || !s->scene ||
 			!wlr_scene_attach_output_layout(s->scene, s->layout))
 		return fail(s, "cannot create the scene");
+	/* Toplevels in a tree of their own, so that what xwayland.c puts above them
+	 * (override-redirect windows) stays above whichever is raised. */
+	struct wlr_scene_tree *views = wlr_scene_tree_create(&s->scene->node);
+	if (!views)
+		return fail(s, "cannot create the scene");
+	s->view_tree = &views->node;
 	s->presentation = wlr_presentation_create(s->display, s->backend);
 	if (!s->presentation)
 		return fail(s, "cannot create wp_presentation");
@@ -164,6 +170,8 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the Wayland globals");
 	if (wbc_input_init(s) < 0)
 		return fail(s, "cannot create the seat");
+	if (wbc_xwayland_init(s) < 0)
+		return fail(s, NULL);
 	if (s->opts->allow_capture && wbc_screencopy_init(s) < 0)
 		return fail(s, "cannot create zwlr_screencopy_manager_v1");
 	if (wbc_power_init(s) < 0)
@@ -320,6 +328,7 @@ void wbc_server_finish(struct wbc_server *s)
 	wbc_launch_stop(s);
 	if (!s->display)
 		return;
+	wbc_xwayland_finish(s);          /* before its windows go with the clients */
 	wl_display_destroy_clients(s->display);
 	wbc_hotplug_finish(s);
 	wbc_power_finish(s);

@@ -17,7 +17,8 @@ struct wbc_capture;
 struct wbc_recording;
 struct wbc_control;
 struct wbc_screencopy;
-struct wbc_view;
+struct wbc_xdg_view;
+struct wbc_xwayland;
 struct wbc_hotplug;
 struct wbc_power;
 struct wbc_cursor_image;
@@ -69,9 +70,11 @@ struct wbc_server {
 	struct wlr_backend *backend;     /* the multi-backend: adapter + libinput */
 	struct wlr_backend *adapter;     /* owned by backend */
 	struct wlr_renderer *renderer;
+	struct wlr_compositor *compositor;  /* the display's */
 	struct wlr_allocator *allocator;
 	struct wlr_output_layout *layout;
 	struct wlr_scene *scene;
+	struct wlr_scene_node *view_tree;   /* the scene's; toplevels of every kind (view.h) */
 	struct wlr_xdg_shell *xdg_shell;
 	struct wlr_xdg_decoration_manager_v1 *xdg_decoration;
 	struct wlr_presentation *presentation;
@@ -85,13 +88,15 @@ struct wbc_server {
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
 	struct wbc_hotplug *hotplug;     /* DRM uevents (hotplug.c); NULL when embedded */
 	struct wbc_power *power;         /* output power and --blank-after (power.c) */
+	struct wbc_xwayland *xwayland;   /* X11 clients (xwayland.c); NULL: --no-xwayland,
+	                                    embedded, or Xwayland unavailable */
 	struct {                         /* --allow-remote (remote.c); the managers are the display's */
 		struct wl_listener new_pointer, new_keyboard;
 		struct wl_list orphans;  /* remote.c's orphan_keyboard.link */
 	} remote;
 	struct wbc_child child;
 	struct {                         /* an interactive move (xdg.c, windowed policy) */
-		struct wbc_view *view;   /* borrowed; NULL: none (cleared when it goes) */
+		struct wbc_xdg_view *view; /* borrowed; NULL: none (cleared when it goes) */
 		double dx, dy;           /* pointer minus the window's top left */
 	} move;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_decoration;
@@ -179,7 +184,6 @@ void wbc_remote_finish(struct wbc_server *server);
 
 /* xdg.c */
 int wbc_xdg_init(struct wbc_server *server);
-void wbc_xdg_resize_all(struct wbc_server *server);
 /* Under the windowed policy: put the toplevel whose surface this is with its window
  * geometry's top left at x, y (layout coordinates). -1 if surface is no toplevel's. */
 int wbc_xdg_move(struct wbc_server *server, struct wlr_surface *surface, int x, int y);
@@ -191,6 +195,18 @@ void wbc_xdg_click(struct wbc_server *server, struct wlr_surface *surface);
 bool wbc_xdg_move_motion(struct wbc_server *server);
 /* The button went up: the move, if any, ends (true). */
 bool wbc_xdg_move_end(struct wbc_server *server);
+
+/* xwayland.c: X11 clients through Xwayland, started by the first one that connects
+ * (opts->xwayland). A missing Xwayland is said in one line and is no error: 0 then too,
+ * with server->xwayland NULL; -1 (said) when it cannot be set up otherwise. */
+int wbc_xwayland_init(struct wbc_server *server);
+/* The X display (":N") APP is to get as DISPLAY, NULL without Xwayland. */
+const char *wbc_xwayland_display(struct wbc_server *server);
+/* The pid of the process wlroots forked to start Xwayland and waits for itself (0: none):
+ * wbc must not reap it. */
+pid_t wbc_xwayland_starter_pid(struct wbc_server *server);
+/* Before the display goes: X windows, the window manager and Xwayland. */
+void wbc_xwayland_finish(struct wbc_server *server);
 
 /* input.c */
 int wbc_input_init(struct wbc_server *server);

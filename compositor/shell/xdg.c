@@ -12,21 +12,20 @@
 #include <wlr/util/box.h>
 #include "util/log.h"
 #include "server.h"
+#include "view.h"
 
-/* A toplevel; owned by server->views, freed when its xdg_surface is destroyed. */
-struct wbc_view {
-	struct wbc_server *server;
+/* A toplevel, in server->views from its creation; freed when its xdg_surface is
+ * destroyed. base.node goes with the xdg_surface too (the scene's). */
+struct wbc_xdg_view {
+	struct wbc_view base;
 	struct wlr_xdg_surface *xdg;     /* borrowed */
-	struct wlr_scene_node *node;     /* owned by the scene; goes with the xdg_surface */
 	struct wl_listener map, unmap, destroy, commit, request_fullscreen, request_maximize;
 	struct wl_listener request_move, set_parent;
-	struct wl_list link;             /* server->views */
 	struct wlr_box sized_to;         /* the box last sent in a configure */
+	bool dialog;                     /* kiosk: last sized as a dialog (it has a parent) */
 	int x, y;                        /* windowed: its window geometry's top left, layout
 	                                  * coordinates */
 	int normal_x, normal_y;          /* windowed: x, y before fullscreen or maximized */
-	bool mapped;
-	bool dialog;                     /* kiosk: last sized as a dialog (it has a parent) */
 };
 
 /* A popup with a parent we know; freed when its xdg_surface is destroyed (or reset by
@@ -40,16 +39,18 @@ struct wbc_popup {
 /* The one seam between the kiosk policy and the windowed one; chosen once per server from
  * opts->windowed. */
 struct wbc_view_policy {
-	void (*size)(struct wbc_view *v);    /* before a configure goes out */
-	void (*place)(struct wbc_view *v);   /* the node's position in the scene */
+	void (*size)(struct wbc_xdg_view *v);    /* before a configure goes out */
+	void (*place)(struct wbc_xdg_view *v);   /* the node's position in the scene */
 	/* The client asked to be (un)fullscreen or (un)maximized: requested says which. */
-	void (*request_state)(struct wbc_view *v);
+	void (*request_state)(struct wbc_xdg_view *v);
 	bool click_to_focus;                 /* a button press focuses its toplevel */
 };
 
+static struct wbc_xdg_view *xdg_view(struct wbc_view *base);
+
 /* A dialog over a kiosk's fullscreen application: the size it chooses (once, so that
  * its acks bring no new configure). */
-static void dialog_size(struct wbc_view *v)
+static void dialog_size(struct wbc_xdg_view *v)
 {
 	if (v->dialog)
 		return;
@@ -61,7 +62,7 @@ static void dialog_size(struct wbc_view *v)
 
 /* Centred over its parent's window geometry, and inside the screen where it fits: false
  * when the parent is nowhere (not in the scene). */
-static bool dialog_place(struct wbc_view *v)
+static bool dialog_place(struct wbc_xdg_view *v)
 {
 	struct wlr_xdg_surface *parent = v->xdg->toplevel->parent;
 	int px, py;
@@ -71,7 +72,7 @@ static bool dialog_place(struct wbc_view *v)
 	wlr_xdg_surface_get_geometry(parent, &pgeo);
 	wlr_xdg_surface_get_geometry(v->xdg, &geo);
 	int x = px + (pgeo.width - geo.width) / 2, y = py + (pgeo.height - geo.height) / 2;
-	if (wbc_screen_box(v->server, &box)) {
+	if (wbc_screen_box(v->base.server, &box)) {
 		if (x + geo.width > box.x + box.width)
 			x = box.x + box.width - geo.width;
 		if (y + geo.height > box.y + box.height)
@@ -79,20 +80,31 @@ static bool dialog_place(struct wbc_view *v)
 		x = x < box.x ? box.x : x;
 		y = y < box.y ? box.y : y;
 	}
-	wlr_scene_node_set_position(v->node, x, y);
+	wlr_scene_node_set_position(v->base.node, x, y);
 	return true;
+}
+
+/* A window's dialogs follow it when it moves (a new output size, say). */
+static void place_dialogs_of(struct wbc_xdg_view *parent)
+{
+	struct wbc_view *base;
+	wl_list_for_each(base, &parent->base.server->views, link) {
+		struct wbc_xdg_view *d = xdg_view(base);
+		if (d && d->base.mapped && d->xdg->toplevel->parent == parent->xdg)
+			dialog_place(d);
+	}
 }
 
 /* The window geometry (not the surface: a client-side shadow stays off screen) at the
  * screen's origin, centred when smaller. wlroots' scene already draws the surface at
- * -geometry inside v->node (scene_xdg_surface_update_position), so v->node goes where the
- * geometry's corner belongs. */
-static void kiosk_place(struct wbc_view *v)
+ * -geometry inside the view's node (scene_xdg_surface_update_position), so the node goes
+ * where the geometry's corner belongs. */
+static void kiosk_place(struct wbc_xdg_view *v)
 {
-	struct wlr_box box, geo;
 	if (v->xdg->toplevel->parent && dialog_place(v))
 		return;
-	if (!wbc_screen_box(v->server, &box))
+	struct wlr_box box, geo;
+	if (!wbc_screen_box(v->base.server, &box))
 		box = (struct wlr_box){ 0 };
 	wlr_xdg_surface_get_geometry(v->xdg, &geo);
 	int x = box.x, y = box.y;
@@ -100,10 +112,11 @@ static void kiosk_place(struct wbc_view *v)
 		x += (box.width - geo.width) / 2;
 	if (geo.height > 0 && geo.height < box.height)
 		y += (box.height - geo.height) / 2;
-	wlr_scene_node_set_position(v->node, x, y);
+	wlr_scene_node_set_position(v->base.node, x, y);
+	place_dialogs_of(v);
 }
 
-static void kiosk_size(struct wbc_view *v)
+static void kiosk_size(struct wbc_xdg_view *v)
 {
 	struct wlr_box box;
 	if (v->xdg->toplevel->parent) {
@@ -111,7 +124,7 @@ static void kiosk_size(struct wbc_view *v)
 		return;
 	}
 	v->dialog = false;
-	if (!wbc_screen_box(v->server, &box))
+	if (!wbc_screen_box(v->base.server, &box))
 		return;
 	if (box.width == v->sized_to.width && box.height == v->sized_to.height)
 		return;
@@ -121,7 +134,7 @@ static void kiosk_size(struct wbc_view *v)
 }
 
 /* The client's own size: wlroots' initial configure says 0x0 (client's choice). */
-static void windowed_size(struct wbc_view *v)
+static void windowed_size(struct wbc_xdg_view *v)
 {
 }
 
@@ -130,30 +143,30 @@ static void windowed_size(struct wbc_view *v)
  * takes the bounds of the whole surface tree, whose top left moves whenever a subsurface
  * moves past the surface's top or left edge: the main surface goes to x, y instead, so
  * that the window does not jump with its subsurfaces (wlcs' subsurface tests expect it). */
-static void windowed_place(struct wbc_view *v)
+static void windowed_place(struct wbc_xdg_view *v)
 {
 	struct wlr_box geo = { 0 };
 	if (wlr_box_empty(&v->xdg->current.geometry))
 		wlr_xdg_surface_get_geometry(v->xdg, &geo);
-	wlr_scene_node_set_position(v->node, v->x + geo.x, v->y + geo.y);
+	wlr_scene_node_set_position(v->base.node, v->x + geo.x, v->y + geo.y);
 }
 
 /* Always fullscreen; the protocol wants a configure in reply anyway. */
-static void kiosk_request_state(struct wbc_view *v)
+static void kiosk_request_state(struct wbc_xdg_view *v)
 {
 	wlr_xdg_surface_schedule_configure(v->xdg);
 }
 
 /* Fullscreen or maximized: the first output's box (wbc draws no panels); back to normal:
  * the client's own size at the place it had. */
-static void windowed_request_state(struct wbc_view *v)
+static void windowed_request_state(struct wbc_xdg_view *v)
 {
 	const struct wlr_xdg_toplevel_requested *r = &v->xdg->toplevel->requested;
 	const struct wlr_xdg_toplevel_configure *now = &v->xdg->toplevel->scheduled;
 	bool full = r->fullscreen, max = r->maximized && !full;
 	bool was_normal = !now->fullscreen && !now->maximized;
 	struct wlr_box box = { 0 };
-	wbc_screen_box(v->server, &box);
+	wbc_screen_box(v->base.server, &box);
 	wlr_xdg_toplevel_set_fullscreen(v->xdg, full);
 	wlr_xdg_toplevel_set_maximized(v->xdg, max);
 	if (full || max) {
@@ -183,93 +196,94 @@ static const struct wbc_view_policy *policy(struct wbc_server *s)
 	return s->opts->windowed ? &windowed : &kiosk;
 }
 
-static void view_size(struct wbc_view *v)
+static void view_size(struct wbc_xdg_view *v)
 {
-	policy(v->server)->size(v);
+	policy(v->base.server)->size(v);
 }
 
-static void view_place(struct wbc_view *v)
+static void view_place(struct wbc_xdg_view *v)
 {
-	policy(v->server)->place(v);
-	wbc_input_rebase_pointer(v->server);
+	policy(v->base.server)->place(v);
+	wbc_input_rebase_pointer(v->base.server);
 }
 
 /* Menus do not outlive their window's focus (as in sway): popup_done to each popup of v,
  * and to theirs. Their unmap hands a grabbing popup's keyboard focus on. */
-static void view_close_popups(struct wbc_view *v)
+static void view_close_popups(struct wbc_xdg_view *v)
 {
 	struct wlr_xdg_popup *popup, *tmp;
 	wl_list_for_each_safe(popup, tmp, &v->xdg->popups, link)
 		wlr_xdg_popup_destroy(popup->base);
 }
 
-static void view_focus(struct wbc_view *v)
+/* ---- The view kind (view.h) --------------------------------------------------------- */
+
+static struct wlr_surface *kind_surface(struct wbc_view *base)
 {
-	struct wbc_server *s = v->server;
-	struct wbc_view *prev = wl_list_empty(&s->views) ? NULL :
-		wl_container_of(s->views.next, prev, link);
-	if (prev && prev != v && prev->mapped)
-		wlr_xdg_toplevel_set_activated(prev->xdg, false);
-	wl_list_remove(&v->link);
-	wl_list_insert(&s->views, &v->link);
-	wlr_scene_node_raise_to_top(v->node);
-	wlr_xdg_toplevel_set_activated(v->xdg, true);
-	if (prev && prev != v)
-		view_close_popups(prev);     /* ends their grab, if any: the enter below counts */
-	wbc_input_focus_surface(s, v->xdg->surface, false);
+	struct wbc_xdg_view *v = wl_container_of(base, v, base);
+	return v->xdg->surface;
 }
+
+static void kind_activate(struct wbc_view *base, bool on)
+{
+	struct wbc_xdg_view *v = wl_container_of(base, v, base);
+	wlr_xdg_toplevel_set_activated(v->xdg, on);
+}
+
+static void kind_blurred(struct wbc_view *base)
+{
+	struct wbc_xdg_view *v = wl_container_of(base, v, base);
+	view_close_popups(v);
+}
+
+static void kind_fit(struct wbc_view *base)
+{
+	struct wbc_xdg_view *v = wl_container_of(base, v, base);
+	if (v->xdg->added)
+		view_size(v);
+	if (v->base.mapped)
+		view_place(v);
+}
+
+static const struct wbc_view_kind xdg_kind = { kind_surface, kind_activate, kind_blurred,
+	kind_fit };
+
+static struct wbc_xdg_view *xdg_view(struct wbc_view *base)
+{
+	if (!base || base->kind != &xdg_kind)
+		return NULL;
+	struct wbc_xdg_view *v = wl_container_of(base, v, base);
+	return v;
+}
+
+/* ---- Events --------------------------------------------------------------------------- */
 
 static void handle_map(struct wl_listener *listener, void *data)
 {
-	struct wbc_view *v = wl_container_of(listener, v, map);
-	v->mapped = true;
+	struct wbc_xdg_view *v = wl_container_of(listener, v, map);
+	v->base.mapped = true;
 	view_place(v);
-	view_focus(v);
+	wbc_view_focus(&v->base);
 }
 
 static void handle_unmap(struct wl_listener *listener, void *data)
 {
-	struct wbc_view *v = wl_container_of(listener, v, unmap);
-	struct wbc_server *s = v->server;
-	v->mapped = false;
+	struct wbc_xdg_view *v = wl_container_of(listener, v, unmap);
+	struct wbc_server *s = v->base.server;
+	v->base.mapped = false;
 	if (s->move.view == v)
 		s->move.view = NULL;
 	wbc_input_rebase_pointer(s);     /* the scene hid it already (its listener came first) */
-	struct wbc_view *first = wl_container_of(s->views.next, first, link);
-	if (first != v)
-		return;
-	/* It had the focus: hand it to the next mapped toplevel, if any. */
-	struct wbc_view *next;
-	wl_list_for_each(next, &s->views, link) {
-		if (next != v && next->mapped) {
-			view_focus(next);
-			return;
-		}
-	}
-	wbc_input_focus_surface(s, NULL, false);
+	wbc_view_unmapped(&v->base);
 }
 
 static void handle_commit(struct wl_listener *listener, void *data)
 {
-	struct wbc_view *v = wl_container_of(listener, v, commit);
+	struct wbc_xdg_view *v = wl_container_of(listener, v, commit);
 	/* The first commit is when the initial configure goes out: size it there. */
 	view_size(v);
-	if (v->mapped)
+	if (v->base.mapped)
 		view_place(v);
-}
-
-static void handle_request_state(struct wl_listener *listener, void *data)
-{
-	struct wbc_view *v = wl_container_of(listener, v, request_fullscreen);
-	if (v->xdg->added)
-		policy(v->server)->request_state(v);
-}
-
-static void handle_request_maximize(struct wl_listener *listener, void *data)
-{
-	struct wbc_view *v = wl_container_of(listener, v, request_maximize);
-	if (v->xdg->added)
-		policy(v->server)->request_state(v);
 }
 
 /* Kiosk policy: a parent given or taken away (wlroots also takes it when the parent
@@ -277,23 +291,34 @@ static void handle_request_maximize(struct wl_listener *listener, void *data)
  * policy treats both alike.) */
 static void handle_set_parent(struct wl_listener *listener, void *data)
 {
-	struct wbc_view *v = wl_container_of(listener, v, set_parent);
-	if (v->server->opts->windowed)
+	struct wbc_xdg_view *v = wl_container_of(listener, v, set_parent);
+	if (v->base.server->opts->windowed)
 		return;
+	kind_fit(&v->base);
+}
+
+static void handle_request_state(struct wl_listener *listener, void *data)
+{
+	struct wbc_xdg_view *v = wl_container_of(listener, v, request_fullscreen);
 	if (v->xdg->added)
-		view_size(v);
-	if (v->mapped)
-		view_place(v);
+		policy(v->base.server)->request_state(v);
+}
+
+static void handle_request_maximize(struct wl_listener *listener, void *data)
+{
+	struct wbc_xdg_view *v = wl_container_of(listener, v, request_maximize);
+	if (v->xdg->added)
+		policy(v->base.server)->request_state(v);
 }
 
 /* Windowed policy: the window follows the pointer until the button goes up; refused
  * unless the serial is that of a button press on it still held. */
 static void handle_request_move(struct wl_listener *listener, void *data)
 {
-	struct wbc_view *v = wl_container_of(listener, v, request_move);
-	struct wbc_server *s = v->server;
+	struct wbc_xdg_view *v = wl_container_of(listener, v, request_move);
+	struct wbc_server *s = v->base.server;
 	struct wlr_xdg_toplevel_move_event *ev = data;
-	if (!s->opts->windowed || !v->mapped ||
+	if (!s->opts->windowed || !v->base.mapped ||
 			!wlr_seat_validate_pointer_grab_serial(s->input.seat, v->xdg->surface,
 				ev->serial))
 		return;
@@ -305,7 +330,7 @@ static void handle_request_move(struct wl_listener *listener, void *data)
 
 bool wbc_xdg_move_motion(struct wbc_server *s)
 {
-	struct wbc_view *v = s->move.view;
+	struct wbc_xdg_view *v = s->move.view;
 	if (!v)
 		return false;
 	v->x = (int)(s->input.cursor->x - s->move.dx);
@@ -324,9 +349,9 @@ bool wbc_xdg_move_end(struct wbc_server *s)
 
 static void handle_destroy(struct wl_listener *listener, void *data)
 {
-	struct wbc_view *v = wl_container_of(listener, v, destroy);
-	if (v->server->move.view == v)
-		v->server->move.view = NULL;
+	struct wbc_xdg_view *v = wl_container_of(listener, v, destroy);
+	if (v->base.server->move.view == v)
+		v->base.server->move.view = NULL;
 	wl_list_remove(&v->request_move.link);
 	wl_list_remove(&v->set_parent.link);
 	wl_list_remove(&v->map.link);
@@ -335,27 +360,26 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&v->commit.link);
 	wl_list_remove(&v->request_fullscreen.link);
 	wl_list_remove(&v->request_maximize.link);
-	wl_list_remove(&v->link);
+	wbc_view_remove(&v->base);
 	free(v);
 }
 
 static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 {
-	struct wbc_view *v = calloc(1, sizeof(*v));
+	struct wbc_xdg_view *v = calloc(1, sizeof(*v));
 	if (!v) {
 		wl_resource_post_no_memory(xdg->resource);
 		return;
 	}
-	v->server = s;
 	v->xdg = xdg;
-	v->node = wlr_scene_xdg_surface_create(&s->scene->node, xdg);
-	if (!v->node) {
+	v->base.node = wlr_scene_xdg_surface_create(s->view_tree, xdg);
+	if (!v->base.node) {
 		free(v);
 		wl_resource_post_no_memory(xdg->resource);
 		return;
 	}
-	v->node->data = v;
-	xdg->data = v->node;
+	v->base.node->data = &v->base;
+	xdg->data = v->base.node;
 	v->map.notify = handle_map;
 	wl_signal_add(&xdg->events.map, &v->map);
 	v->unmap.notify = handle_unmap;
@@ -372,7 +396,7 @@ static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 	wl_signal_add(&xdg->toplevel->events.request_move, &v->request_move);
 	v->set_parent.notify = handle_set_parent;
 	wl_signal_add(&xdg->toplevel->events.set_parent, &v->set_parent);
-	wl_list_insert(s->views.prev, &v->link);
+	wbc_view_add(&v->base, s, &xdg_kind);
 	struct wlr_box box;
 	if (wbc_screen_box(s, &box)) {
 		v->x = box.x;
@@ -412,9 +436,8 @@ static void handle_popup_unmap(struct wl_listener *listener, void *data)
 		}
 		parent = x->popup->parent;
 	}
-	struct wbc_view *first = wl_list_empty(&s->views) ? NULL :
-		wl_container_of(s->views.next, first, link);
-	wbc_input_focus_surface(s, first && first->mapped ? first->xdg->surface : NULL, true);
+	struct wbc_view *first = wbc_view_focused(s);
+	wbc_input_focus_surface(s, first ? first->kind->surface(first) : NULL, true);
 }
 
 static void handle_popup_destroy(struct wl_listener *listener, void *data)
@@ -479,20 +502,16 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data)
 		new_popup(s, xdg);
 }
 
-void wbc_xdg_resize_all(struct wbc_server *s)
+/* The view of this xdg_surface, NULL if none. */
+static struct wbc_xdg_view *find(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 {
-	struct wbc_view *v;
-	/* Dialogs last, so that they go over their parents' new places. */
-	for (int dialogs = 0; dialogs < 2; dialogs++) {
-		wl_list_for_each(v, &s->views, link) {
-			if ((v->xdg->toplevel->parent != NULL) != dialogs)
-				continue;
-			if (v->xdg->added)
-				view_size(v);
-			if (v->mapped)
-				view_place(v);
-		}
+	struct wbc_view *base;
+	wl_list_for_each(base, &s->views, link) {
+		struct wbc_xdg_view *v = xdg_view(base);
+		if (v && v->xdg == xdg)
+			return v;
 	}
+	return NULL;
 }
 
 void wbc_xdg_click(struct wbc_server *s, struct wlr_surface *surface)
@@ -506,13 +525,9 @@ void wbc_xdg_click(struct wbc_server *s, struct wlr_surface *surface)
 	while (xdg && xdg->role == WLR_XDG_SURFACE_ROLE_POPUP)
 		xdg = xdg->popup->parent && wlr_surface_is_xdg_surface(xdg->popup->parent) ?
 			wlr_xdg_surface_from_wlr_surface(xdg->popup->parent) : NULL;
-	struct wbc_view *v;
-	wl_list_for_each(v, &s->views, link) {
-		if (v->xdg == xdg && v->mapped) {
-			view_focus(v);
-			return;
-		}
-	}
+	struct wbc_xdg_view *v = xdg ? find(s, xdg) : NULL;
+	if (v && v->base.mapped)
+		wbc_view_focus(&v->base);
 }
 
 int wbc_xdg_move(struct wbc_server *s, struct wlr_surface *surface, int x, int y)
@@ -520,16 +535,13 @@ int wbc_xdg_move(struct wbc_server *s, struct wlr_surface *surface, int x, int y
 	if (!wlr_surface_is_xdg_surface(surface))
 		return -1;
 	struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(surface);
-	struct wbc_view *v;
-	wl_list_for_each(v, &s->views, link) {
-		if (v->xdg == xdg) {
-			v->x = x;
-			v->y = y;
-			view_place(v);
-			return 0;
-		}
-	}
-	return -1;
+	struct wbc_xdg_view *v = find(s, xdg);
+	if (!v)
+		return -1;
+	v->x = x;
+	v->y = y;
+	view_place(v);
+	return 0;
 }
 
 int wbc_xdg_init(struct wbc_server *s)
