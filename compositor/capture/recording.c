@@ -227,7 +227,8 @@ static void handle_detach(struct wbc_capture_consumer *consumer)
 		return;
 	wbc_capture_set_continuous(consumer, false);
 	if (wbc_recorder_drain(r->rec, DRAIN_TIMEOUT_MS) < 0) {
-		say_error(r, "the output went away (and the encoder kept frames: cannot pause)");
+		say_error(r, "the output went away and the encoder did not give its frames back "
+			"in time: cannot pause");
 		stop(r, now_ns());
 	} else {
 		r->paused = true;
