@@ -7,6 +7,10 @@
  *   frame-tool fnv W H < BGR0RAW              one line per frame: FNV-1a 64 of the B,G,R
  *                                            bytes of every pixel (the 0 byte skipped), the
  *                                            hash wbc --debug-frame-checksums writes
+ *   frame-tool pattern-fnv W H FIRST LAST     one line per frame N from FIRST to LAST:
+ *                                            "N HASH", the fnv of the pattern client's
+ *                                            frame N (to match wbc's checksums of
+ *                                            writeback frames, whatever the encoder)
  *   frame-tool ppm-pattern FILE.ppm           the frame number in a binary PPM, or "bad"
  *   frame-tool ppm-exact FILE.ppm             the same check for a binary PPM
  *   frame-tool exact W H < BGR0RAW            one line per frame: its frame number N if
@@ -29,7 +33,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: frame-tool pattern W H rgb24|bgr0 | fnv W H | exact W H | "
-		"ppm-pattern FILE | ppm-exact FILE\n");
+		"pattern-fnv W H FIRST LAST | ppm-pattern FILE | ppm-exact FILE\n");
 	return 1;
 }
 
@@ -136,6 +140,19 @@ static int ppm(const char *path, bool exact)
 	return ret;
 }
 
+static int pattern_fnv(uint32_t w, uint32_t h, uint32_t first, uint32_t last)
+{
+	unsigned char *px = malloc((size_t)w * h * 4);
+	if (!px)
+		return 1;
+	for (uint32_t n = first; n <= last; n++) {
+		wbc_pattern_draw(px, w * 4, w, h, n);
+		printf("%" PRIu32 " %016" PRIx64 "\n", n, fnv_bgr0(px, (size_t)w * h));
+	}
+	free(px);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "ppm-pattern") == 0)
@@ -153,5 +170,8 @@ int main(int argc, char **argv)
 		return raw(RAW_FNV, w, h, "bgr0");
 	if (strcmp(argv[1], "exact") == 0 && argc == 4)
 		return raw(RAW_EXACT, w, h, "bgr0");
+	if (strcmp(argv[1], "pattern-fnv") == 0 && argc == 6)
+		return pattern_fnv(w, h, (uint32_t)strtoul(argv[4], NULL, 10),
+			(uint32_t)strtoul(argv[5], NULL, 10));
 	return usage();
 }

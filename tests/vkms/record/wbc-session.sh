@@ -6,8 +6,10 @@
 # its displays) and lets the switch happen. While away: no change in the kernel's state
 # (drm_info, read twice), wbc's flips and captures and the client's frames stand still
 # (the CRTC stays lit: master is gone before wbc hears of it). Back:
-# a fresh modeset, the recording resumed, the client drawing; the file decodes (every
-# frame a pattern frame the client drew, numbers rising) with the gap.
+# a fresh modeset, the recording resumed, the client drawing, the first writeback frame
+# pixel for pixel a frame the client drew (wbc's checksum of it against frame-tool's of
+# the pattern); the file decodes (every frame a pattern frame the client drew, numbers
+# rising) with the gap.
 # wbc-session.sh seatd: the same through the seatd daemon (Debian's seatd, started here;
 # LIBSEAT_BACKEND=seatd, so libseat may not fall back to its builtin one), which binds
 # the VT and hands out the devices instead of wbc's own fork.
@@ -30,7 +32,8 @@ total() { grep -a '^fps ' "$out/log" | tail -1 | sed 's/.*total //'; }
 stats_field() { grep -a '^wbc: rec captured=' "$out/log" | tail -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 start_vt=$(active_vt)
-wbc_start --mode 640x480 --record "$out/s.mkv" --stats -- "$client" --fps-log >"$out/log" 2>&1
+wbc_start --mode 640x480 --record "$out/s.mkv" --stats --debug-frame-checksums "$out/sums" \
+	-- "$client" --fps-log >"$out/log" 2>&1
 wait_for 60 said 'recording: first frame' || { cat "$out/log"; fail "no first frame"; }
 sleep "$(secs 3)"
 vt_activate 2
@@ -67,6 +70,16 @@ grep -a '^wbc: ' "$out/log" | grep -av '^wbc: rec captured='
 check_log "$out/log"
 [ $rc = 0 ] || fail "wbc exited $rc"
 check_paused_recording "$out/s.mkv" "$out/log"
+# The first writeback frame after the return, pixel for pixel: wbc's checksum of it (the
+# first line of --debug-frame-checksums counting more than the $c1 captured while away)
+# is that of a frame the client drew, one drawn around or after the switch.
+first=$(awk -v c="$c1" '$1 > c { sub(/.*fnv1a64=/, ""); print; exit }' "$out/sums")
+[ -n "$first" ] || fail "no writeback frame after the return in $out/sums"
+"$tool" pattern-fnv 640 480 $((t1 > 2 ? t1 - 2 : 0)) $((t2 + 10)) >"$out/want" ||
+	fail "frame-tool pattern-fnv failed"
+n=$(awk -v h="$first" '$2 == h { print $1; exit }' "$out/want")
+[ -n "$n" ] || fail "the first writeback frame after the return ($first) is no client frame $((t1 > 2 ? t1 - 2 : 0))..$((t2 + 10))"
+note "the first writeback frame after the return is the client's frame $n, pixel for pixel"
 if [ "$daemon" = seatd ]; then
 	kill -0 "$seatd_pid" 2>/dev/null || { cat "$out/seatd"; fail "seatd died"; }
 	note "through the seatd daemon"
