@@ -41,6 +41,17 @@ crash)
 	rc=$?
 	[ $rc = 125 ] || fail "exit status $rc, want 125"
 	grep -q "without reporting an exit status" "$out" || fail "no crash message"
+	grep -q "oopsed on an int3" "$out" && fail "a plain crash was taken for the TCG int3 oops"
+	# The TCG int3 oops (faked: its line on the console, then a crash; the project tree
+	# outlives the guest, so the second guest does not crash) runs the command once more.
+	mark=$PWD/.vm-oops-$$
+	rm -f "$mark"
+	"$run" -- sh -c "[ -e '$mark' ] && exit 7; touch '$mark'; echo 'Oops: int3: 0000 [#1] (faked)';
+		echo c > /proc/sysrq-trigger; sleep 30" >"$out" 2>&1
+	rc=$?
+	rm -f "$mark"
+	[ $rc = 7 ] || { cat "$out"; fail "int3 oops: exit status $rc, want 7 (the second guest's)"; }
+	grep -q "oopsed on an int3 .*: running it once more" "$out" || fail "no int3 retry message"
 	;;
 boot-retry)
 	# A guest whose init has not started in WBC_VM_BOOT_TIMEOUT s is booted once more,
@@ -163,6 +174,23 @@ batch)
 		fail "no 'Bail out!' line"
 	grep -q ' - never' "$out" && fail "a case after the crash was reported"
 	grep -q '^=== not finished (vkms-run status 125)' "$out.err" || fail "the unfinished case is not on stderr"
+	# The TCG int3 oops (faked as in 'crash') in the middle of a batch: the case it hit and
+	# those after it run in a new guest, numbered on; one plan, every verdict once.
+	mark=$PWD/.vm-oops-$$
+	rm -f "$mark"
+	"$batch" -- --case before 30 true \
+		--case oops 30 sh -c "[ -e '$mark' ] && exit 0; touch '$mark';
+			echo 'Oops: int3: 0000 [#1] (faked)'; echo c > /proc/sysrq-trigger; sleep 30" \
+		--case after 30 true >"$out" 2>"$out.err"
+	rc=$?
+	rm -f "$mark"
+	[ $rc = 0 ] || { cat "$out" "$out.err"; fail "int3 oops: exit status $rc, want 0"; }
+	for want in '^1\.\.3$' '^ok 1 - before$' '^ok 2 - oops$' '^ok 3 - after$' \
+			'^# vkms-batch: the guest kernel oopsed on an int3 .*: cases 2\.\.3 once more'; do
+		grep -Eq "$want" "$out" || { cat "$out"; fail "int3 oops: no line matching $want"; }
+	done
+	[ "$(grep -c '^1\.\.' "$out")" = 1 ] || fail "int3 oops: more than one plan"
+	[ "$(grep -Ec '^(not )?ok ' "$out")" = 3 ] || fail "int3 oops: not three verdicts"
 	rm -f "$out.err"
 	;;
 *)
