@@ -38,5 +38,8 @@ n=$(wc -l <"$out/numbers")
 e=$(rec_final "$out/log" encoded)
 note "decoded $n frames, wbc encoded $e"
 [ "$n" = "$e" ] || fail "decoded $n frames but wbc says it encoded $e"
-check_numbers "$out/numbers" 10
+# 5 distinct, not 10: how many frames the client draws in 5 s is the guest's speed (a
+# loaded host: 13 flips in 5 s, 9 client frames, 2026-12-06); that they are recorded in
+# order is the behaviour.
+check_numbers "$out/numbers" 5
 echo PASS
