@@ -28,12 +28,7 @@ int main(int argc, char **argv)
 		perror("uinput-move: /dev/uinput");
 		return 1;
 	}
-	ioctl(fd, UI_SET_EVBIT, EV_KEY);
-	ioctl(fd, UI_SET_KEYBIT, BTN_LEFT);
-	ioctl(fd, UI_SET_EVBIT, EV_REL);
-	ioctl(fd, UI_SET_RELBIT, REL_X);
-	ioctl(fd, UI_SET_RELBIT, REL_Y);
-	ioctl(fd, UI_SET_EVBIT, EV_SYN);
+	uinput_setup_pointer(fd);
 	if (uinput_create(fd, "uinput-move", "wbc-test-pointer", 0x5679) < 0)
 		return 1;
 	long wait_s = argc == 7 ? atol(argv[6]) : 60;

@@ -70,16 +70,6 @@ static int setup_touch(int fd)
 	return r != 0 ? -1 : 0;
 }
 
-static void setup_pointer(int fd)
-{
-	ioctl(fd, UI_SET_EVBIT, EV_KEY);
-	ioctl(fd, UI_SET_KEYBIT, BTN_LEFT);
-	ioctl(fd, UI_SET_EVBIT, EV_REL);
-	ioctl(fd, UI_SET_RELBIT, REL_X);
-	ioctl(fd, UI_SET_RELBIT, REL_Y);
-	ioctl(fd, UI_SET_EVBIT, EV_SYN);
-}
-
 static void select_slot(struct player *p, int slot)
 {
 	if (slot != p->slot)
@@ -179,7 +169,7 @@ int main(int argc, char **argv)
 	if (p.touch && setup_touch(p.fd) < 0)
 		return 1;
 	if (!p.touch)
-		setup_pointer(p.fd);
+		uinput_setup_pointer(p.fd);
 	if (uinput_create(p.fd, "uinput-script", p.touch ? "wbc-test-touchscreen" :
 			"wbc-test-pointer", p.touch ? 0x567a : 0x567b) < 0)
 		return 1;

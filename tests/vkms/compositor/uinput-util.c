@@ -55,6 +55,16 @@ int uinput_await_marker(int fd, const char *tool, const char *path, const char *
 	return -1;
 }
 
+void uinput_setup_pointer(int fd)
+{
+	ioctl(fd, UI_SET_EVBIT, EV_KEY);
+	ioctl(fd, UI_SET_KEYBIT, BTN_LEFT);
+	ioctl(fd, UI_SET_EVBIT, EV_REL);
+	ioctl(fd, UI_SET_RELBIT, REL_X);
+	ioctl(fd, UI_SET_RELBIT, REL_Y);
+	ioctl(fd, UI_SET_EVBIT, EV_SYN);
+}
+
 int uinput_create(int fd, const char *tool, const char *name, unsigned short product)
 {
 	struct uinput_setup setup = { .id = { .bustype = BUS_VIRTUAL, .vendor = 0x1234,

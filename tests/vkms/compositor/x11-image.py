@@ -16,6 +16,8 @@ differs)."""
 import struct
 import sys
 
+from ppm import load as load_ppm  # this directory: the PPM reader of ppm.py
+
 
 def pixel(x, y):
     return (x & 0xff, y & 0xff, 0x40 * (x >= 256) + 0x80 * (x >= 512) + 0x20 * (y >= 256))
@@ -46,26 +48,6 @@ def xwd(w, h, path):
               256, 0, w, h, 0, 0, 0]         # colormap entries, no XWDColor, window
     with open(path, 'wb') as f:
         f.write(struct.pack('>25I', *fields) + name + rows(w, h, 'bgr0'))
-
-
-def load_ppm(path):
-    data = open(path, 'rb').read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        if data[pos:pos + 1] == b'#':
-            pos = data.index(b'\n', pos)
-            continue
-        end = pos
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[pos:end])
-        pos = end
-    if fields[0] != b'P6' or int(fields[3]) != 255:
-        sys.exit('%s: not a binary 8-bit PPM' % path)
-    w, h = int(fields[1]), int(fields[2])
-    return w, h, data[pos + 1:pos + 1 + w * h * 3]
 
 
 def diff(path, cursor=None):
