@@ -1,5 +1,9 @@
-/* The test clients' registry: bind the globals they use, answer xdg_wm_base pings. */
+/* What the test clients share: bind the globals they use (answering xdg_wm_base pings),
+ * and make a wl_shm buffer of one colour. */
+#define _GNU_SOURCE
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "client-globals.h"
 
 static void *bind(struct wl_registry *reg, uint32_t name, const struct wl_interface *iface,
@@ -47,4 +51,26 @@ int test_globals_bind(struct wl_display *dpy, struct test_globals *g)
 		return -1;
 	xdg_wm_base_add_listener(g->wm_base, &wm_listener, g);
 	return 0;
+}
+
+struct wl_buffer *test_solid_buffer(struct wl_shm *shm, int w, int h, uint32_t format,
+		uint32_t pixel)
+{
+	int size = w * h * 4;
+	int fd = memfd_create("wbc-test-client", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, size) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	uint32_t *px = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	for (int i = 0; px != MAP_FAILED && i < w * h; i++)
+		px[i] = pixel;
+	if (px != MAP_FAILED)
+		munmap(px, (size_t)size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, size);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, format);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return b;
 }

@@ -25,4 +25,9 @@ struct test_globals {
  * after this returns. */
 int test_globals_bind(struct wl_display *dpy, struct test_globals *g);
 
+/* A w x h wl_shm buffer (stride w * 4) of one 32-bit pixel value; NULL if the shared
+ * memory cannot be made. */
+struct wl_buffer *test_solid_buffer(struct wl_shm *shm, int w, int h, uint32_t format,
+		uint32_t pixel);
+
 #endif

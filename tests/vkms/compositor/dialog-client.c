@@ -45,25 +45,6 @@ struct client {
 	struct window parent, dialog;
 };
 
-static struct wl_buffer *solid_buffer(struct client *c, int w, int h, uint32_t xrgb)
-{
-	int size = w * h * 4;
-	int fd = memfd_create("dialog-client", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, size) != 0)
-		return NULL;
-	uint32_t *px = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	for (int i = 0; px != MAP_FAILED && i < w * h; i++)
-		px[i] = xrgb;
-	if (px != MAP_FAILED)
-		munmap(px, (size_t)size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->g.shm, fd, size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
-}
-
 static void frame_done(void *data, struct wl_callback *cb, uint32_t ms)
 {
 	struct window *w = data;
@@ -108,7 +89,8 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 		w->width = 640;
 		w->height = 480;
 	}
-	wl_surface_attach(w->surface, solid_buffer(w->client, w->width, w->height, w->xrgb), 0, 0);
+	wl_surface_attach(w->surface, test_solid_buffer(w->client->g.shm, w->width, w->height,
+		WL_SHM_FORMAT_XRGB8888, w->xrgb), 0, 0);
 	wl_surface_damage(w->surface, 0, 0, w->width, w->height);
 	wl_callback_add_listener(wl_surface_frame(w->surface), &frame_listener, w);
 	wl_surface_commit(w->surface);

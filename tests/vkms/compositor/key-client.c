@@ -102,26 +102,6 @@ static const struct wl_keyboard_listener keyboard_listener = {
 };
 
 /* Pointer mode: print each position the compositor reports, in surface coordinates. */
-/* A wl_shm buffer of one colour. */
-static struct wl_buffer *solid_buffer(struct client *c, int w, int h, uint32_t format,
-		uint32_t argb)
-{
-	int size = w * h * 4;
-	int fd = memfd_create("key-client", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, size) != 0)
-		return NULL;
-	uint32_t *px = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	for (int i = 0; px != MAP_FAILED && i < w * h; i++)
-		px[i] = argb;
-	if (px != MAP_FAILED)
-		munmap(px, (size_t)size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->g.shm, fd, size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, format);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
-}
-
 static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s,
 		wl_fixed_t x, wl_fixed_t y)
 {
@@ -131,7 +111,7 @@ static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial, struct 
 		return;
 	if (!c->cursor) {
 		c->cursor = wl_compositor_create_surface(c->g.compositor);
-		wl_surface_attach(c->cursor, solid_buffer(c, CURSOR_SIZE, CURSOR_SIZE,
+		wl_surface_attach(c->cursor, test_solid_buffer(c->g.shm, CURSOR_SIZE, CURSOR_SIZE,
 			WL_SHM_FORMAT_ARGB8888, CURSOR_ARGB), 0, 0);
 		wl_surface_damage(c->cursor, 0, 0, CURSOR_SIZE, CURSOR_SIZE);
 		wl_surface_commit(c->cursor);
@@ -192,7 +172,7 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 	if (c->configured)
 		return;
 	c->configured = true;
-	wl_surface_attach(c->surface, solid_buffer(c, W, H, WL_SHM_FORMAT_XRGB8888, 0xff3060c0u),
+	wl_surface_attach(c->surface, test_solid_buffer(c->g.shm, W, H, WL_SHM_FORMAT_XRGB8888, 0xff3060c0u),
 		0, 0);
 	wl_surface_damage(c->surface, 0, 0, W, H);
 	printf("configured\n");

@@ -35,25 +35,6 @@ struct client {
 	bool done;                       /* the frame after the last up came */
 };
 
-static struct wl_buffer *solid_buffer(struct client *c, uint32_t xrgb)
-{
-	int stride = c->width * 4, size = stride * c->height;
-	int fd = memfd_create("touch-client", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, size) != 0)
-		return NULL;
-	uint32_t *px = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	for (int i = 0; px != MAP_FAILED && i < c->width * c->height; i++)
-		px[i] = xrgb;
-	if (px != MAP_FAILED)
-		munmap(px, (size_t)size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->g.shm, fd, size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, c->width, c->height, stride,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
-}
-
 static void t_down(void *data, struct wl_touch *t, uint32_t serial, uint32_t time,
 		struct wl_surface *surface, int32_t id, wl_fixed_t x, wl_fixed_t y)
 {
@@ -127,7 +108,8 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 	if (c->configured)
 		return;
 	c->configured = true;
-	wl_surface_attach(c->surface, solid_buffer(c, 0x20a050), 0, 0);
+	wl_surface_attach(c->surface, test_solid_buffer(c->g.shm, c->width, c->height,
+		WL_SHM_FORMAT_XRGB8888, 0x20a050), 0, 0);
 	wl_surface_damage(c->surface, 0, 0, c->width, c->height);
 	wl_callback_add_listener(wl_surface_frame(c->surface), &first_frame_listener, c);
 	wl_surface_commit(c->surface);
