@@ -98,7 +98,8 @@ static void say_error(struct wbc_recording *r, const char *msg)
 {
 	if (r->error[0])
 		return;
-	snprintf(r->error, sizeof(r->error), "%s", bare(msg));
+	/* Bounded: a longer message is cut (and GCC -O3 knows it: no format-truncation). */
+	snprintf(r->error, sizeof(r->error), "%.*s", (int)sizeof(r->error) - 1, bare(msg));
 	wbc_log(WLR_ERROR, "recording stopped: %s", r->error);
 }
 
