@@ -2,8 +2,9 @@
 """A minimal RFB 3.8 client (RFC 6143) for the wayvnc test, python3 stdlib only.
 
   rfb-client.py HOST PORT frames N PREFIX   N full (non-incremental) framebuffer updates,
-                                            DELAY s apart, written as PREFIX-I.bgr0
-                                            (raw B,G,R,0 rows, what frame-tool reads)
+                                            1 s apart, written as PREFIX-I.bgr0
+                                            (raw B,G,R,0 rows, what frame-tool reads),
+                                            after wayvnc's placeholder (skip_placeholder)
   rfb-client.py HOST PORT type TEXT         KeyEvent press+release for each character
                                             (Latin-1 keysyms)
 
@@ -89,11 +90,36 @@ def read_update(s, fb, w):
         sys.exit('rfb: unexpected server message %d' % kind)
 
 
+def full_update(s, fb, w, h):
+    s.sendall(struct.pack('>BBHHHH', 3, 0, 0, 0, w, h))        # full update request
+    return read_update(s, fb, w)
+
+
+def skip_placeholder(s, fb, w, h, limit=60.0):
+    """wayvnc 0.5 serves a placeholder, every byte 0x60, until its first screencopy
+    frame is in (main.c, create_placeholder_buffer): a client faster than that capture
+    gets it. Full updates until one is not that, at most LIMIT s; the first one that is
+    not is left in fb, and its count of rectangles returned."""
+    placeholder = bytes([0x60]) * len(fb)
+    n = full_update(s, fb, w, h)
+    skipped, end = 0, time.monotonic() + limit
+    while fb == placeholder:
+        if time.monotonic() > end:
+            sys.exit('rfb: only the placeholder after %d s' % limit)
+        skipped += 1
+        time.sleep(0.2)
+        n = full_update(s, fb, w, h)
+    if skipped:
+        print('rfb: %d update(s) of the placeholder before the first capture' % skipped)
+    return n
+
+
 def frames(s, w, h, count, prefix, delay=1.0):
     fb = bytearray(w * h * 4)
+    n = skip_placeholder(s, fb, w, h)
     for i in range(1, count + 1):
-        s.sendall(struct.pack('>BBHHHH', 3, 0, 0, 0, w, h))    # full update request
-        n = read_update(s, fb, w)
+        if i > 1:
+            n = full_update(s, fb, w, h)
         with open('%s-%d.bgr0' % (prefix, i), 'wb') as f:
             f.write(fb)
         print('rfb: update %d: %d rectangle(s)' % (i, n))

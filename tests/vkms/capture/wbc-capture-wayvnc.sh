@@ -2,7 +2,7 @@
 # Must show 4: wayvnc serves a wbc --headless --allow-remote session on 127.0.0.1:5900
 # inside the guest (the screen is the writeback connector: no display is driven).
 # rfb-client.py (RFB 3.8, None security, Raw) receives five full framebuffer
-# updates: each shows the pattern client, and they are paired with the recorded frames of
+# updates after wayvnc's placeholder: each shows the pattern client, and they are paired with the recorded frames of
 # the same client frame (check_paired: pixel for pixel). Then key-client replaces the
 # pattern client and the characters "hello", sent as RFB KeyEvents, reach it through
 # wayvnc's virtual keyboard (it prints "typed: hello").
@@ -10,9 +10,10 @@
 : "${WBC_KEY_CLIENT:?WBC_KEY_CLIENT must point at key-client}"
 rfb="python3 $cap_here/rfb-client.py 127.0.0.1 5900"
 cat >"$out/app.sh" <<APP
-# wayvnc's first update must show the client: wait until it has been shown (the client
+# wayvnc's first capture must show the client: wait until it has been shown (the client
 # draws frame 1 only after frame 0's frame callback), not a fixed time, which a loaded
-# host outran (2026-12-06: the first VNC image was still black after 2 s).
+# host outran. Updates before that first capture are wayvnc's grey placeholder, which
+# rfb-client.py skips (CI, 2026-12-06: "vnc 1 shows no pattern").
 "$client" --print-frames >"$out/client-frames" & c=\$!
 for i in \$(seq 300); do grep -qx 'frame 1' "$out/client-frames" && break; sleep 0.2; done
 wayvnc --max-fps=2 127.0.0.1 5900 >"$out/wayvnc.log" 2>&1 & v=\$!
