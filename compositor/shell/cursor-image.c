@@ -24,6 +24,7 @@ struct wbc_cursor_image {
 	int32_t hotspot_x, hotspot_y;
 	bool arrow;
 	bool hidden;
+	bool theme_failed;               /* said so once */
 	struct wl_listener surface_destroy;
 	struct wl_event_source *idle_timer;  /* --hide-cursor; NULL without */
 };
@@ -41,10 +42,23 @@ static void apply(struct wbc_cursor_image *im)
 		wlr_cursor_set_image(in->cursor, NULL, 0, 0, 0, 0, 0, 0);
 	else if (im->surface)
 		wlr_cursor_set_surface(in->cursor, im->surface, im->hotspot_x, im->hotspot_y);
-	else if (im->arrow)
+	else if (im->arrow && wbc_cursor_theme_load(im->server))
 		wlr_xcursor_manager_set_cursor_image(in->xcursor, "left_ptr", in->cursor);
 	else
 		wlr_cursor_set_image(in->cursor, NULL, 0, 0, 0, 0, 0, 0);
+}
+
+/* The theme is read when an arrow is first wanted, not at start: a kiosk without a pointer
+ * never needs it, and reading it is the slowest step of starting (about 1 s of wbc's
+ * start in the TCG test guest under ASan). */
+bool wbc_cursor_theme_load(struct wbc_server *s)
+{
+	if (wlr_xcursor_manager_load(s->input.xcursor, 1))
+		return true;
+	if (!image_of(s)->theme_failed)
+		wbc_log(WLR_ERROR, "cannot load the cursor theme: no arrow is drawn");
+	image_of(s)->theme_failed = true;
+	return false;
 }
 
 static void forget_surface(struct wbc_cursor_image *im)

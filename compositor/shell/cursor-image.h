@@ -2,6 +2,7 @@
 #ifndef WBC_CURSOR_IMAGE_H
 #define WBC_CURSOR_IMAGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct wbc_server;
@@ -22,5 +23,8 @@ void wbc_cursor_image_set_default(struct wbc_server *server);
 void wbc_cursor_image_pointer_moved(struct wbc_server *server);
 /* A finger went down: the cursor hides until the pointer moves again. */
 void wbc_cursor_image_touched(struct wbc_server *server);
+/* Reads the cursor theme at scale 1 into server->input.xcursor, once; false (said once)
+ * when it cannot be read. */
+bool wbc_cursor_theme_load(struct wbc_server *server);
 
 #endif

@@ -392,7 +392,6 @@ int wbc_input_init(struct wbc_server *s)
 	in->xcursor = wlr_xcursor_manager_create(NULL, 24);
 	if (!in->seat || !in->cursor || !in->xcursor || wbc_cursor_image_init(s) < 0)
 		return -1;
-	wlr_xcursor_manager_load(in->xcursor, 1);
 	wlr_cursor_attach_output_layout(in->cursor, s->layout);
 	in->motion.notify = handle_motion;
 	wl_signal_add(&in->cursor->events.motion, &in->motion);

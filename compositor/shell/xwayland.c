@@ -17,6 +17,7 @@
 #include <wlr/xcursor.h>
 #include <wlr/xwayland.h>
 #include "util/log.h"
+#include "cursor-image.h"
 #include "server.h"
 #include "view.h"
 
@@ -269,7 +270,7 @@ static void handle_ready(struct wl_listener *listener, void *data)
 	wbc_log(WLR_INFO, "Xwayland ready on DISPLAY=%s", xw->wlr->display_name);
 	if (!s->opts->embedded)          /* an embedder's children are its own */
 		wbc_launch_reap(s);      /* what ended while Xwayland's starter was wlroots' */
-	struct wlr_xcursor *cursor = s->input.xcursor ?
+	struct wlr_xcursor *cursor = s->input.xcursor && wbc_cursor_theme_load(s) ?
 		wlr_xcursor_manager_get_xcursor(s->input.xcursor, "left_ptr", 1) : NULL;
 	if (!cursor || cursor->image_count == 0)
 		return;
