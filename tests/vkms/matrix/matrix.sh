@@ -11,14 +11,14 @@ caps=$1 exact=$2 shot=$3 sequence=$4 kmscheck=$5
 here=$(cd "$(dirname "$0")/.." && pwd)
 failed=()
 check() {
-	local name=$1; shift
+	local name=$1 start=$SECONDS; shift
 	echo "## $name (${WBC_VM_KERNEL:-?})"
 	if "$@" >"/tmp/matrix-$name.log" 2>&1; then
 		grep -a -E '^# |stock VKMS|^ok|PASS|release|^KERNEL FINDING|^kms-check \(' "/tmp/matrix-$name.log" | head -n 12
-		echo "ok: $name"
+		echo "ok: $name ($((SECONDS - start)) s)"
 	else
 		tail -n 40 "/tmp/matrix-$name.log"
-		echo "FAIL: $name"
+		echo "FAIL: $name ($((SECONDS - start)) s)"
 		failed+=("$name")
 	fi
 }
