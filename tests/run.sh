@@ -15,24 +15,27 @@ cd "$(dirname "$0")/.."
 . tests/deps.sh
 wbc_install_deps || exit 1
 
-build=${WBC_BUILD_DIR:-build}
-if [ ! -f "$build/build.ninja" ]; then
-	meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false || exit 1
-fi
-ninja -C "$build" || exit 1
-
-# Two Debian releases at once (a fetch waits on the network while the other builds); the
-# two flavours of one release take turns (guest-kernel locks its cache directory).
+# The guest kernels are made ready (or found cached) while wbc builds: a cold fetch waits
+# on the network. Two Debian releases at once; the two flavours of one release take turns
+# (guest-kernel locks its cache directory).
 start=$(date +%s)
 pids=() names=()
 for k in $(tests/vm/guest-kernel --list | grep -vx source); do
 	tests/vm/guest-kernel "$k" >/dev/null &
 	pids+=($!) names+=("$k")
 done
+
+build=${WBC_BUILD_DIR:-build}
+if [ ! -f "$build/build.ninja" ]; then
+	meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false ||
+		{ kill "${pids[@]}" 2>/dev/null; exit 1; }
+fi
+ninja -C "$build" || { kill "${pids[@]}" 2>/dev/null; exit 1; }
+
 for i in "${!pids[@]}"; do
 	wait "${pids[$i]}" || { echo "wbc: cannot make the guest kernel ${names[$i]} ready" >&2; exit 1; }
 done
-echo "wbc: guest kernels ready in $(( $(date +%s) - start )) s"
+echo "wbc: built, and guest kernels ready, in $(( $(date +%s) - start )) s"
 
 status=0
 suite() {
