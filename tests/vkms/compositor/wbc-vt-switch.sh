@@ -37,8 +37,9 @@ grep -aiE 'vt|error|cannot|warning|fail' "$out/log" && fail "wbc said something 
 note "default: VT still $(active_vt), F2 swallowed, 'hello' typed after it arrived"
 
 # 2. --allow-vt-switch: the chord switches to tty2. Away, wbc has no input (the builtin
-# seatd took it), so the client waits; switching back by VT_ACTIVATE returns the session,
-# then --duration ends wbc.
+# seatd took it), so the client waits; switching back by VT_ACTIVATE returns the session
+# ("session back"), then SIGTERM ends wbc (--duration only bounds a wbc that never
+# switches).
 "$WBC_TEST_BIN/uinput-type" --vt 2 x "$out/keys2" focused "$(secs 30)" >"$out/typer2" 2>&1 &
 typer=$!
 sleep 1
@@ -53,7 +54,16 @@ for _ in $(seq "$(secs 60)"); do
 	sleep 0.5
 done
 note "after the chord with --allow-vt-switch: $(active_vt)"
-[ -n "$switched" ] && vt_activate "${start_vt#tty}"
+back=
+if [ -n "$switched" ]; then
+	vt_activate "${start_vt#tty}"
+	for _ in $(seq "$(secs 60)"); do
+		grep -aq 'wbc: session back' "$out/log2" && { back=1; break; }
+		kill -0 $wbc_pid 2>/dev/null || break
+		sleep 0.5
+	done
+	pkill -TERM -x "$(basename "$WBC")"   # wbc itself, not lib.sh's timeout around it
+fi
 note "after VT_ACTIVATE ${start_vt#tty}: $(active_vt)"
 wait $wbc_pid
 rc=$?
@@ -64,6 +74,7 @@ cat "$out/typer2" "$out/keys2"
 check_log "$out/log2"
 [ -n "$switched" ] || fail "--allow-vt-switch: the VT never became tty2"
 grep -aq 'switching to VT 2' "$out/log2" || fail "wbc did not say it switches"
+[ -n "$back" ] || fail "wbc never said its session was back"
 grep -q '^key 60 ' "$out/keys2" && fail "F2 (key 60) reached the client with the flag"
 [ "$(active_vt)" = "$start_vt" ] || fail "not back on $start_vt"
 [ $rc = 0 ] || fail "wbc exited $rc after the switch and back"
