@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the libFuzzer targets in tests/fuzz/ with clang (-fsanitize=fuzzer,address,undefined),
 # run every input in tests/fuzz/regressions/<target>/ once, then fuzz each target for
-# SECONDS (default 60; tests/run.sh gives 30) starting from tests/fuzz/corpus/<target>/, $WBC_FUZZ_JOBS targets at
+# SECONDS (default 60) starting from tests/fuzz/corpus/<target>/, $WBC_FUZZ_JOBS targets at
 # a time (default 2: CI has 2 cores; each libFuzzer run is one process).
 #
 #   tests/fuzz/run.sh [SECONDS]
