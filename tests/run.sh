@@ -11,7 +11,7 @@
 # vblanks, over its bound of half.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . tests/deps.sh
 wbc_install_deps || exit 1
 
