@@ -60,7 +60,7 @@ WBC_SOAK_SECONDS=${WBC_SOAK_SECONDS:-300} suite soak || status=1
 # so the fuzzers get a session too, whose group's nice is 19 (measured with a niced
 # fuzzer left in this session: it took a whole core, and kms-check went 71 -> 100 s).
 WBC_FUZZ_JOBS=1 WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} setsid -w \
-	bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$@"' fuzz \
+	bash -c 'echo 19 2>/dev/null >/proc/self/autogroup; exec nice -n 19 "$@"' fuzz \
 	tests/fuzz/run.sh "${WBC_FUZZ_SECONDS:-60}" >"$build/meson-logs/fuzz.out" 2>&1 &
 fuzz=$!
 suite vkms || status=1
