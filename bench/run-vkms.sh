@@ -70,7 +70,10 @@ mkdir -p "$build/bench-vkms"
 cc -O2 -Wall -Wextra -shared -fPIC $(pkg-config --cflags wlroots wayland-server) \
 	-o "$build/bench-vkms/cage-mode.so" bench/vkms/cage-mode.c -ldl ||
 	die "cannot build bench/vkms/cage-mode.c (needs libwlroots-dev)"
-if ! "$build/compositor/wbc" --help 2>&1 | grep -q -- '--record'; then
+# The help first, then grep: under pipefail, grep -q quitting early SIGPIPEs wbc's --help
+# (longer than a pipe's first write), which read as "no --record" (2026-12-06).
+help=$("$build/compositor/wbc" --help 2>&1)
+if ! grep -q -- '--record' <<<"$help"; then
 	echo "run-vkms: this wbc has no --record yet: running the display-only sessions" >&2
 	BENCH_CONFIGS="wbc-display cage-display cage-wf-recorder" BENCH_EXTRA_CONFIGS=""
 	export BENCH_CONFIGS BENCH_EXTRA_CONFIGS
