@@ -24,6 +24,7 @@
 #include "adapter/adapter.h"
 #include "control/control.h"
 #include "decoration.h"
+#include "output-config.h"
 #include "util/log.h"
 #include "capture/recording.h"
 #include "renderer.h"
@@ -178,6 +179,8 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the output power and idle inhibit managers");
 	if (s->opts->allow_remote && wbc_remote_init(s) < 0)
 		return fail(s, "cannot create the virtual pointer and keyboard managers");
+	if (s->opts->allow_output_config && wbc_output_config_init(s) < 0)
+		return fail(s, "cannot create zwlr_output_manager_v1");
 	return 0;
 }
 
@@ -335,6 +338,7 @@ void wbc_server_finish(struct wbc_server *s)
 	wbc_control_finish(s);
 	wbc_screencopy_finish(s);
 	wbc_remote_finish(s);
+	wbc_output_config_finish(s);
 	if (!s->failed)                  /* errors are one line: no stats after them */
 		print_stats(s);
 	wbc_screenshots_finish(s);
