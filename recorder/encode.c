@@ -596,7 +596,8 @@ static int start_muxer(struct wbc_encoder *e, AVDictionary **opts, char *err, si
 }
 
 /* The player turns the frames (no per-frame work here): the stream's display matrix.
- * FFmpeg's matrix angle is counterclockwise, hence the minus. Only the mov family of
+ * av_display_rotation_set takes a clockwise angle (av_display_rotation_get, and so
+ * ffprobe's "rotation", gives the same matrix's counterclockwise one: -degrees). Only the mov family of
  * muxers (mp4, mov, ...) writes it (FFmpeg 5.1); elsewhere it would silently vanish. */
 static int set_rotation(struct wbc_encoder *e, int degrees, char *err, size_t len)
 {
@@ -608,7 +609,7 @@ static int set_rotation(struct wbc_encoder *e, int degrees, char *err, size_t le
 		wbc_errf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	av_display_rotation_set(m, -(double)degrees);
+	av_display_rotation_set(m, (double)degrees);
 	const char *mux = e->fmt->oformat->name;
 	if (!strstr(mux, "mp4") && !strstr(mux, "mov"))
 		wbc_recorder_log_msg(e->log, WBC_RECORDER_LOG_WARNING, "container %s keeps no "
