@@ -228,19 +228,24 @@ enum wl_output_transform wbc_transform_of(int degrees)
 	}
 }
 
-/* "NAME: WxH@Hz" with the transform and scale where they are not the identity. */
+/* "NAME: WxH@Hz" (a -v line), with the transform, scale and logical size where they are
+ * not the identity, or when they changed (then shown without -v: what the user or a
+ * client asked for). */
 static void say_output(struct wlr_output *output, const char *what)
 {
 	static const char *const names[] = { "normal", "90", "180", "270", "flipped",
 		"flipped-90", "flipped-180", "flipped-270" };
-	char extra[96] = "";
 	int w, h;
 	wlr_output_effective_resolution(output, &w, &h);
-	if (output->transform != WL_OUTPUT_TRANSFORM_NORMAL || output->scale != 1.0f)
-		snprintf(extra, sizeof(extra), ", transform %s, scale %g: %dx%d logical",
-			names[output->transform & 7], (double)output->scale, w, h);
-	wbc_log(WLR_INFO, "%s: %s%dx%d@%.3f Hz%s", output->name, what, output->width,
-		output->height, output->refresh / 1000.0, extra);
+	if (output->transform == WL_OUTPUT_TRANSFORM_NORMAL && output->scale == 1.0f &&
+			!what[0]) {
+		wbc_log(WLR_INFO, "%s: %dx%d@%.3f Hz", output->name, output->width,
+			output->height, output->refresh / 1000.0);
+		return;
+	}
+	wbc_notice("%s: %s%dx%d@%.3f Hz, transform %s, scale %g: %dx%d logical", output->name,
+		what, output->width, output->height, output->refresh / 1000.0,
+		names[output->transform & 7], (double)output->scale, w, h);
 }
 
 void wbc_screen_changed(struct wbc_server *s, struct wlr_output *output)
