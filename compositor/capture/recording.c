@@ -532,10 +532,12 @@ void wbc_recording_output_changed(struct wbc_server *s, struct wlr_output *outpu
 	if ((uint32_t)output->width == r->width && (uint32_t)output->height == r->height &&
 			output->transform == r->transform)
 		return;                      /* a new scale: the frames stay as they are */
-	wbc_notice("recording %s ended: the output changed from %ux%u transform %d to %dx%d "
-		"transform %d, and a file keeps one size and rotation (start a new recording)",
-		r->output, r->width, r->height, (int)r->transform, output->width, output->height,
-		(int)output->transform);
+	static const char *const names[] = { "normal", "90", "180", "270", "flipped",
+		"flipped-90", "flipped-180", "flipped-270" };
+	wbc_notice("recording %s ended: the output changed from %ux%u transform %s to %dx%d "
+		"transform %s, and a file keeps one size and rotation (start a new recording)",
+		r->output, r->width, r->height, names[r->transform & 7], output->width,
+		output->height, names[output->transform & 7]);
 	finish(s, now_ns(), NULL);
 }
 
