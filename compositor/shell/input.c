@@ -316,7 +316,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data)
 	wbc_power_activity(s);
 	wbc_cursor_image_touched(s);     /* even on no surface: touch is in use */
 	double lx, ly, sx, sy;
-	wbc_touch_to_layout(s, ev->device, ev->x, ev->y, &lx, &ly);
+	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
 	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, lx, ly, &sx, &sy);
 	struct wbc_touch_origin *o = touch_origin(in, ev->touch_id, false);
 	if (!node || node->type != WLR_SCENE_NODE_SURFACE || !o)
@@ -338,7 +338,7 @@ static void handle_touch_motion(struct wl_listener *listener, void *data)
 	if (!o || !wlr_seat_touch_get_point(in->seat, ev->touch_id))
 		return;
 	double lx, ly;
-	wbc_touch_to_layout(s, ev->device, ev->x, ev->y, &lx, &ly);
+	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
 	/* Relative to the surface it went down on, wherever it is now (as wl_touch says). */
 	wlr_seat_touch_notify_motion(in->seat, ev->time_msec, ev->touch_id, lx - o->x,
 		ly - o->y);

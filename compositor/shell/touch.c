@@ -3,10 +3,7 @@
  * holds (wlroots would otherwise spread an unmapped device over the whole layout). The
  * output is the one named by the device's WL_OUTPUT udev property (libinput's output
  * name) while wbc drives it, else the first output, which APP fills. Mapped again
- * whenever an output comes or goes, so the cursor never keeps a gone output.
- * A touchscreen is fixed to its panel: its 0..1 coordinates are the panel's, unturned,
- * while the layout is turned by the output's transform, which wlroots 0.15's cursor
- * mapping leaves out for touch (wbc_touch_to_layout puts it in). */
+ * whenever an output comes or goes, so the cursor never keeps a gone output. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -74,37 +71,6 @@ void wbc_touch_remap(struct wbc_server *s)
 	struct wbc_touch_device *t;
 	wl_list_for_each(t, &s->input.touch_devices, link)
 		map_device(t);
-}
-
-/* A point of the panel (0..1, as the buffer is) to the same point of the output's
- * logical box (0..1): wlr_box_transform's mapping of the buffer by the transform, which
- * is how wlroots draws the logical picture into the buffer (by the inverse). */
-static void panel_to_logical(enum wl_output_transform t, double x, double y,
-		double *ox, double *oy)
-{
-	switch (t) {
-	case WL_OUTPUT_TRANSFORM_NORMAL: *ox = x; *oy = y; break;
-	case WL_OUTPUT_TRANSFORM_90: *ox = 1 - y; *oy = x; break;
-	case WL_OUTPUT_TRANSFORM_180: *ox = 1 - x; *oy = 1 - y; break;
-	case WL_OUTPUT_TRANSFORM_270: *ox = y; *oy = 1 - x; break;
-	case WL_OUTPUT_TRANSFORM_FLIPPED: *ox = 1 - x; *oy = y; break;
-	case WL_OUTPUT_TRANSFORM_FLIPPED_90: *ox = y; *oy = x; break;
-	case WL_OUTPUT_TRANSFORM_FLIPPED_180: *ox = x; *oy = 1 - y; break;
-	case WL_OUTPUT_TRANSFORM_FLIPPED_270: *ox = 1 - y; *oy = 1 - x; break;
-	}
-}
-
-void wbc_touch_to_layout(struct wbc_server *s, struct wlr_input_device *device, double x,
-		double y, double *lx, double *ly)
-{
-	struct wbc_touch_device *t;
-	wl_list_for_each(t, &s->input.touch_devices, link) {
-		if (t->device == device && t->mapped) {
-			panel_to_logical(t->mapped->transform, x, y, &x, &y);
-			break;
-		}
-	}
-	wlr_cursor_absolute_to_layout_coords(s->input.cursor, device, x, y, lx, ly);
 }
 
 void wbc_touch_finish(struct wbc_server *s)
