@@ -13,6 +13,10 @@
 #     second forced connected), both lit side by side, only run 1: the screen must cover
 #     APP's output alone, as the whole 1280x480 layout would put (max,max) and the middle
 #     on the other output, where no surface is.
+#  wbc-touch.sh rotated (wbc-touch-rotated): --rotate 90, a 480x640 client (the turned
+#     screen): the touchscreen is fixed to the 640x480 panel, whose pixel (px, py) shows
+#     the client's (480 - py, px) (how wlroots draws turned: wbc-rotate checks those
+#     pixels against the client's), so fingers at panel points land there.
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the device.
 . "$(dirname "$0")/lib.sh"
 mode=${1:-one-output}
@@ -27,6 +31,7 @@ if [ "$mode" = two-outputs ]; then
 	note "Virtual-2: $(cat /sys/class/drm/card0-Virtual-2/status), $(wc -l </sys/class/drm/card0-Virtual-2/modes) modes"
 fi
 export ASAN_OPTIONS=detect_leaks=0   # see wbc-input.sh
+wbc_args=()                          # more wbc options for touch_run
 
 # touch_run NAME CLIENT-ARGS: wbc with touch-client CLIENT-ARGS writing $out/NAME, and a
 # touchscreen playing stdin once the client is shown.
@@ -42,7 +47,7 @@ touch_run() {
 	local player=$!
 	sleep 1
 	udevadm settle --timeout=10
-	wbc -v --mode 640x480 -- sh -c "\"$WBC_TEST_BIN/touch-client\" $* >\"$out/$name\"" \
+	wbc -v --mode 640x480 "${wbc_args[@]}" -- sh -c "\"$WBC_TEST_BIN/touch-client\" $* >\"$out/$name\"" \
 		>"$out/$name.log" 2>&1
 	local rc=$?
 	wait $player
@@ -98,6 +103,28 @@ PY
 # Device units of a surface pixel (touch_run's screen covers 640x480 from 1000,500).
 dx() { echo $((1000 + 16 * $1)); }
 dy() { echo $((500 + 16 * $1)); }
+
+if [ "$mode" = rotated ]; then
+	wbc_args=(--rotate 90)
+	touch_run rotated --size 480x640 2 <<EOF
+down 0 $(dx 100) $(dy 75)
+sync
+move 0 $(dx 330) $(dy 250)
+sync
+up 0
+sync
+down 0 $(dx 600) $(dy 400)
+sync
+up 0
+sync
+EOF
+	grep -aq 'wbc: Virtual-1: 640x480@[0-9.]* Hz, transform 90, scale 1: 480x640 logical' \
+		"$out/rotated.log" || fail "wbc did not say the output is turned"
+	expect "$out/rotated" "down A 405 100" frame "motion A 230 330" frame "up A" frame \
+		"down B 80 600" frame "up B" frame || fail "the touches on the turned screen"
+	echo PASS
+	exit 0
+fi
 
 touch_run full 5 <<EOF
 down 0 1000 500
