@@ -337,6 +337,13 @@ static int rotation_of(enum wl_output_transform t)
 	}
 }
 
+static const char *transform_name(enum wl_output_transform t)
+{
+	static const char *const names[] = { "normal", "90", "180", "270", "flipped",
+		"flipped-90", "flipped-180", "flipped-270" };
+	return names[t & 7];
+}
+
 /* The recorder and what feeds it; r->consumer is registered already. */
 static int open_recorder(struct wbc_recording *r, const struct wbc_recording_params *p,
 		char *err, size_t len)
@@ -512,10 +519,11 @@ void wbc_recording_resume(struct wbc_server *s, struct wlr_output *output, struc
 	}
 	if ((uint32_t)output->width != r->width || (uint32_t)output->height != r->height ||
 			format != r->format || output->transform != r->transform) {
-		char msg[200];
-		snprintf(msg, sizeof(msg), "%s came back as %dx%d 0x%08x, the recording is %ux%u "
-			"0x%08x", output->name, output->width, output->height, format, r->width,
-			r->height, r->format);
+		char msg[240];
+		snprintf(msg, sizeof(msg), "%s came back as %dx%d 0x%08x transform %s, the "
+			"recording is %ux%u 0x%08x transform %s", output->name, output->width,
+			output->height, format, transform_name(output->transform), r->width,
+			r->height, r->format, transform_name(r->transform));
 		say_error(r, msg);
 		stop(r, now_ns());
 		return;
@@ -532,12 +540,10 @@ void wbc_recording_output_changed(struct wbc_server *s, struct wlr_output *outpu
 	if ((uint32_t)output->width == r->width && (uint32_t)output->height == r->height &&
 			output->transform == r->transform)
 		return;                      /* a new scale: the frames stay as they are */
-	static const char *const names[] = { "normal", "90", "180", "270", "flipped",
-		"flipped-90", "flipped-180", "flipped-270" };
 	wbc_notice("recording %s ended: the output changed from %ux%u transform %s to %dx%d "
 		"transform %s, and a file keeps one size and rotation (start a new recording)",
-		r->output, r->width, r->height, names[r->transform & 7], output->width,
-		output->height, names[output->transform & 7]);
+		r->output, r->width, r->height, transform_name(r->transform), output->width,
+		output->height, transform_name(output->transform));
 	finish(s, now_ns(), NULL);
 }
 
