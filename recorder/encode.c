@@ -613,7 +613,8 @@ static int set_rotation(struct wbc_encoder *e, int degrees, char *err, size_t le
 	const char *mux = e->fmt->oformat->name;
 	if (!strstr(mux, "mp4") && !strstr(mux, "mov"))
 		wbc_recorder_log_msg(e->log, WBC_RECORDER_LOG_WARNING, "container %s keeps no "
-			"rotation: the file shows the frames turned by %d degrees (use .mp4 or .mov)",
+			"rotation: players show the frames as they are, not turned %d degrees "
+			"clockwise (use .mp4 or .mov)",
 			mux, degrees);
 	return 0;
 }
