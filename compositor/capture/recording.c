@@ -390,6 +390,13 @@ static int open_recorder(struct wbc_recording *r, const struct wbc_recording_par
 	return 0;
 }
 
+/* Whether the container stores the display matrix (the mov family, FFmpeg 5.1). */
+static bool keeps_rotation(const struct wbc_recording *r)
+{
+	const char *mux = wbc_recorder_container_name(r->rec);
+	return strstr(mux, "mp4") || strstr(mux, "mov");
+}
+
 static void say_started(const struct wbc_recording *r, const char *method, double fps)
 {
 	wbc_notice("%s", method);
@@ -403,9 +410,13 @@ static void say_started(const struct wbc_recording *r, const char *method, doubl
 	if (r->transform >= WL_OUTPUT_TRANSFORM_FLIPPED)
 		wbc_notice("recording: %s is flipped: the file shows the panel's picture (not "
 			"flipped back)", r->output);
-	else if (r->transform != WL_OUTPUT_TRANSFORM_NORMAL)
+	else if (r->transform != WL_OUTPUT_TRANSFORM_NORMAL && keeps_rotation(r))
 		wbc_notice("recording: frames are the panel's picture; the file says to turn them "
 			"by %d degrees clockwise", rotation_of(r->transform));
+	else if (r->transform != WL_OUTPUT_TRANSFORM_NORMAL)
+		wbc_notice("recording: frames are the panel's picture, and %s keeps no rotation: "
+			"players show them as they are, not turned %d degrees clockwise (use .mp4 or "
+			".mov)", wbc_recorder_container_name(r->rec), rotation_of(r->transform));
 	if (wbc_recorder_sdp_path(r->rec))
 		wbc_notice("recording: SDP written to %s", wbc_recorder_sdp_path(r->rec));
 }
