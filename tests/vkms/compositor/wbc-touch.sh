@@ -26,7 +26,6 @@ if [ "$mode" = two-outputs ]; then
 	trap 'echo detect >/sys/class/drm/card0-Virtual-2/status' EXIT
 	note "Virtual-2: $(cat /sys/class/drm/card0-Virtual-2/status), $(wc -l </sys/class/drm/card0-Virtual-2/modes) modes"
 fi
-export ASAN_OPTIONS=detect_leaks=0   # see wbc-input.sh
 
 # touch_run NAME CLIENT-ARGS: wbc with touch-client CLIENT-ARGS writing $out/NAME, and a
 # touchscreen playing stdin once the client is shown.
