@@ -32,8 +32,9 @@ enum {
 #define MAX_OPTS 32
 
 static const char usage[] =
-	"usage: wbcctl [--socket PATH] record start TARGET [--codec NAME] [--container NAME]\n"
-	"              [--fps N] [--codec-opt KEY=VALUE]... [--container-opt KEY=VALUE]...\n"
+	"usage: wbcctl [--socket PATH] record start TARGET [--output NAME] [--codec NAME]\n"
+	"              [--container NAME] [--fps N] [--codec-opt KEY=VALUE]...\n"
+	"              [--container-opt KEY=VALUE]...\n"
 	"       wbcctl [--socket PATH] record stop\n"
 	"       wbcctl [--socket PATH] status\n"
 	"\n"
@@ -42,7 +43,9 @@ static const char usage[] =
 	"  record start TARGET  record the screen to a file (a relative path is taken from\n"
 	"                       here) or a URL (udp://, tcp://, rtp://), as wbc --record;\n"
 	"                       --codec, --container, --fps, --codec-opt, --container-opt\n"
-	"                       as for wbc. Refused while a recording runs.\n"
+	"                       as for wbc; --output NAME: that output (default: the one\n"
+	"                       wbc records, as wbc(1) says). Refused while a recording\n"
+	"                       runs.\n"
 	"  record stop          stop the recording (the file is complete when this returns)\n"
 	"                       and print its final counters\n"
 	"  status               print the state and the recorder's counters on one line:\n"
@@ -62,7 +65,7 @@ struct request {
 	enum command cmd;
 	const char *socket;
 	const char *target;
-	const char *codec, *container;
+	const char *output, *codec, *container;
 	uint32_t millifps;
 	size_t n_codec_opts, n_container_opts;
 	const char *codec_opts[MAX_OPTS], *container_opts[MAX_OPTS];
@@ -122,7 +125,9 @@ static int parse_start(int argc, char **argv, int i, struct request *rq)
 	rq->target = argv[i++];
 	for (; i < argc; i++) {
 		const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--codec") == 0 && next && *next) {
+		if (strcmp(a, "--output") == 0 && next && *next) {
+			rq->output = argv[++i];
+		} else if (strcmp(a, "--codec") == 0 && next && *next) {
 			rq->codec = argv[++i];
 		} else if (strcmp(a, "--container") == 0 && next && *next) {
 			rq->container = argv[++i];
@@ -139,7 +144,8 @@ static int parse_start(int argc, char **argv, int i, struct request *rq)
 			if (*n == MAX_OPTS)
 				return die(EXIT_USAGE, "at most %d %s", MAX_OPTS, a);
 			(codec ? rq->codec_opts : rq->container_opts)[(*n)++] = argv[++i];
-		} else if (strcmp(a, "--codec") == 0 || strcmp(a, "--container") == 0) {
+		} else if (strcmp(a, "--codec") == 0 || strcmp(a, "--container") == 0 ||
+				strcmp(a, "--output") == 0) {
 			return die(EXIT_USAGE, "%s needs a NAME (see wbcctl --help)", a);
 		} else {
 			return die(EXIT_USAGE, "record start: unexpected '%s' (see wbcctl --help)", a);
@@ -232,7 +238,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 	struct conn *c = data;
 	if (strcmp(interface, wbc_capture_control_manager_v1_interface.name) == 0 && !c->manager)
 		c->manager = wl_registry_bind(registry, name,
-			&wbc_capture_control_manager_v1_interface, 1);
+			&wbc_capture_control_manager_v1_interface, version < 2 ? version : 2);
 }
 
 static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name)
@@ -345,6 +351,8 @@ static struct wbc_capture_control_result_v1 *send_start(struct conn *c,
 {
 	struct wbc_capture_control_params_v1 *p =
 		wbc_capture_control_manager_v1_create_params(c->manager);
+	if (rq->output)
+		wbc_capture_control_params_v1_set_output(p, rq->output);
 	if (rq->codec)
 		wbc_capture_control_params_v1_set_codec(p, rq->codec);
 	if (rq->container)
@@ -427,6 +435,9 @@ static int run(const struct request *rq, struct conn *c)
 	ret = connect_to(path, c);
 	if (ret)
 		return ret;
+	if (rq->output && wbc_capture_control_manager_v1_get_version(c->manager) < 2)
+		return die(EXIT_REFUSED, "this wbc cannot record a chosen output (--output): its "
+			"control is version %u", wbc_capture_control_manager_v1_get_version(c->manager));
 	struct wbc_capture_control_result_v1 *r =
 		rq->cmd == CMD_START ? send_start(c, rq, target) :
 		rq->cmd == CMD_STOP ? wbc_capture_control_manager_v1_stop_recording(c->manager) :

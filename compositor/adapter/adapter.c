@@ -7,6 +7,7 @@
 #include <time.h>
 #include <wlr/render/wlr_renderer.h>
 #include "adapter-private.h"
+#include "util/leak-check.h"
 #include "util/log.h"
 
 static const struct wlr_backend_impl backend_impl;
@@ -157,7 +158,9 @@ static void connector_changed(void *data, struct wbc_kms_connector *c, unsigned 
 	if (out && (!use || (changes & WBC_KMS_CONNECTOR_MODES_CHANGED))) {
 		wbc_notice("output %s: %s: removing it", c->name, use ? "its modes changed" :
 			status_name(c->status));
+		wbc_leak_check_pause();   /* its globals, should wbc exit in 5 s: leak-check.h */
 		wlr_output_destroy(&out->base);   /* CRTC and planes off with its pipe */
+		wbc_leak_check_resume();
 		out = NULL;
 	}
 	if (!out && use) {

@@ -30,6 +30,7 @@ struct wbc_control {
 struct control_params {
 	struct wbc_server *server;           /* borrowed: outlives every client */
 	char *codec, *container;
+	char *output;                        /* set_output (v2); NULL: the default output */
 	char *codec_opts[WBC_MAX_AV_OPTS], *container_opts[WBC_MAX_AV_OPTS];
 	size_t n_codec_opts, n_container_opts;
 	uint32_t millifps;
@@ -128,6 +129,13 @@ static void params_set_container(struct wl_client *client, struct wl_resource *r
 {
 	struct control_params *p = wl_resource_get_user_data(resource);
 	replace(p, &p->container, container);
+}
+
+static void params_set_output(struct wl_client *client, struct wl_resource *resource,
+		const char *name)
+{
+	struct control_params *p = wl_resource_get_user_data(resource);
+	replace(p, &p->output, name);
 }
 
 static void params_set_max_fps(struct wl_client *client, struct wl_resource *resource,
@@ -235,8 +243,11 @@ static void params_start(struct wl_client *client, struct wl_resource *resource,
 	struct wbc_capture *capture = NULL;
 	if (check_params(p, target, err, sizeof(err))) {
 		reason = WBC_CAPTURE_CONTROL_RESULT_V1_REASON_NO_OUTPUT;
-		snprintf(err, sizeof(err), "no output that can be recorded");
-		capture = wbc_screen_capture(s, &output);
+		if (p->output)
+			snprintf(err, sizeof(err), "no output %s that can be recorded", p->output);
+		else
+			snprintf(err, sizeof(err), "no output that can be recorded");
+		capture = wbc_screen_capture(s, p->output, &output);
 	}
 	if (capture) {
 		struct wbc_recording_params rp = { .target = target, .codec = p->codec,
@@ -269,6 +280,7 @@ static void params_free(struct wl_resource *resource)
 	struct control_params *p = wl_resource_get_user_data(resource);
 	free(p->codec);
 	free(p->container);
+	free(p->output);
 	for (size_t i = 0; i < p->n_codec_opts; i++)
 		free(p->codec_opts[i]);
 	for (size_t i = 0; i < p->n_container_opts; i++)
@@ -281,6 +293,7 @@ static const struct wbc_capture_control_params_v1_interface params_impl = {
 	.set_codec = params_set_codec,
 	.set_container = params_set_container,
 	.set_max_fps = params_set_max_fps,
+	.set_output = params_set_output,
 	.add_codec_option = params_add_codec_option,
 	.add_container_option = params_add_container_option,
 	.start = params_start,
@@ -366,7 +379,7 @@ int wbc_control_init(struct wbc_server *s, const char *wayland_socket)
 	}
 	c->server = s;
 	s->control = c;
-	c->global = wl_global_create(s->display, &wbc_capture_control_manager_v1_interface, 1, s,
+	c->global = wl_global_create(s->display, &wbc_capture_control_manager_v1_interface, 2, s,
 		bind_manager);
 	char err[512];
 	if (!c->global)

@@ -15,8 +15,9 @@
 
 static const char usage[] =
 	"usage: wbc [--device PATH] [--mode WxH[@Hz]] [--duration SECONDS] [-v] [-h] [--version]\n"
+	"           [--output NAME] [--outputs extend|mirror|last] [--record-output NAME]\n"
 	"           [--rotate 0|90|180|270] [--scale N] [--allow-output-config]\n"
-	"           [--output NAME] [--screenshot-after SECONDS FILE.ppm]...\n"
+	"           [--screenshot-after SECONDS FILE.ppm]...\n"
 	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
@@ -24,20 +25,19 @@ static const char usage[] =
 	"           [--blank-after SECONDS] [--hide-cursor SECONDS] [--no-xwayland]\n"
 	"           -- APP [ARGS...]\n"
 	"\n"
-	"A kiosk Wayland compositor: runs APP fullscreen on the first connected display,\n"
-	"driving it through wbc's own KMS backend, and exits with APP's exit status.\n"
+	"A kiosk Wayland compositor: runs APP fullscreen on the connected displays, driving\n"
+	"them through wbc's own KMS backend, and exits with APP's exit status.\n"
 	"\n"
 	"  --device PATH        DRM device to use (default: the session's first GPU)\n"
 	"  --mode WxH[@Hz]      display mode (default: the connector's preferred mode)\n"
 	"  --output NAME        drive only this connector (e.g. Virtual-1; a writeback\n"
 	"                       connector such as Writeback-1 makes a headless output)\n"
-	"  --rotate 0|90|180|270  turn the picture by this many degrees on every output\n"
-	"                       (wl_output transform: a portrait panel; APP gets the\n"
-	"                       turned size and touchscreens follow)\n"
-	"  --scale N            output scale (e.g. 2: APP gets half the size in logical\n"
-	"                       pixels and draws at N times that; default 1)\n"
-	"  --allow-output-config  serve wlr-output-management (wlr-randr): clients may list\n"
-	"                       the outputs and change their mode, rotation and scale\n"
+	"  --outputs extend|mirror|last\n"
+	"                       with several displays: extend (default): all lit, left to\n"
+	"                       right, APP spanning them; mirror: each shows APP at its\n"
+	"                       top left; last: only the display connected last is lit\n"
+	"  --record-output NAME  record (--record, wbcctl) and screenshot this output\n"
+	"                       (default: the first)\n"
 	"  --duration SECONDS   stop this long after APP started (exit status 0)\n"
 	"  --screenshot-after SECONDS FILE\n"
 	"                       debug: write one captured frame (writeback, or readback\n"
@@ -46,7 +46,8 @@ static const char usage[] =
 	"                       where the display cannot be captured (VKMS on Linux 6.1)\n"
 	"                       wbc drives the writeback connector headless instead\n"
 	"\n"
-	"Recording (the first output, from its first frame until wbc stops):\n"
+	"Recording (the first output or --record-output's, from its first frame until wbc\n"
+	"stops):\n"
 	"  --record PATH|URL    record the screen to a file (.mkv, .mp4, ...) or stream it\n"
 	"                       (udp://HOST:PORT and tcp://HOST:PORT as MPEG-TS, rtp://HOST:PORT\n"
 	"                       with an SDP file); where writeback needs it (VKMS on Linux 6.1)\n"
@@ -84,6 +85,15 @@ static const char usage_more[] =
 	"                       --allow-capture\n"
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
+	"\n"
+	"Rotation and scale (every output):\n"
+	"  --rotate 0|90|180|270  turn the picture by this many degrees on every output\n"
+	"                       (wl_output transform: a portrait panel; APP gets the\n"
+	"                       turned size and touchscreens follow)\n"
+	"  --scale N            output scale (e.g. 2: APP gets half the size in logical\n"
+	"                       pixels and draws at N times that; default 1)\n"
+	"  --allow-output-config  serve wlr-output-management (wlr-randr): clients may list\n"
+	"                       the outputs and change their mode, rotation and scale\n"
 	"\n"
 	"X11 applications:\n"
 	"  --no-xwayland        do not offer X11: no Xwayland, no DISPLAY for APP (default:\n"
@@ -217,6 +227,21 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			if (!next)
 				return fail("%s needs a connector NAME", a);
 			o->output = argv[++i];
+		} else if (strcmp(a, "--outputs") == 0) {
+			if (next && strcmp(next, "extend") == 0)
+				o->outputs = WBC_OUTPUTS_EXTEND;
+			else if (next && strcmp(next, "mirror") == 0)
+				o->outputs = WBC_OUTPUTS_MIRROR;
+			else if (next && strcmp(next, "last") == 0)
+				o->outputs = WBC_OUTPUTS_LAST;
+			else
+				return fail("--outputs wants extend, mirror or last, got '%s'",
+					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--record-output") == 0) {
+			if (!next || !*next)
+				return fail("%s needs an output NAME", a);
+			o->record_output = argv[++i];
 		} else if (strcmp(a, "--mode") == 0) {
 			if (!next || !parse_mode(next, o))
 				return fail("--mode wants WxH or WxH@Hz, got '%s'", next ? next : "");
@@ -336,6 +361,9 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 		if (o->stats && !o->allow_control)
 			return fail("%s", "--stats only makes sense with --record or --allow-control");
 	}
+	if (o->output && o->record_output && strcmp(o->output, o->record_output) != 0)
+		return fail("--record-output %s: wbc drives only --output %s", o->record_output,
+			o->output);
 	if (o->headless && o->output)
 		return fail("%s", "--headless and --output both choose the output: give one");
 	if (i >= argc)

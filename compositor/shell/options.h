@@ -15,6 +15,13 @@ enum wbc_capture_choice {
 	WBC_CAPTURE_FORCE_READBACK,
 };
 
+/* --outputs: what the connected outputs show (screen.c). */
+enum wbc_outputs_policy {
+	WBC_OUTPUTS_EXTEND,              /* all lit, left to right; APP spans them (as cage) */
+	WBC_OUTPUTS_MIRROR,              /* all lit at the same place: each shows APP */
+	WBC_OUTPUTS_LAST,                /* only the one connected last is lit */
+};
+
 /* --screenshot-after: the first frame captured (writeback or readback, as for recording)
  * once after_s has passed. */
 struct wbc_screenshot_request {
@@ -26,6 +33,9 @@ struct wbc_screenshot_request {
 struct wbc_options {
 	const char *device;              /* --device PATH, or NULL: ask the session for a GPU */
 	const char *output;              /* --output NAME: drive only this connector */
+	enum wbc_outputs_policy outputs; /* --outputs */
+	const char *record_output;       /* --record-output NAME: what is recorded (NULL: the
+	                                    first output) */
 	bool has_mode;
 	int32_t mode_width, mode_height;
 	int32_t mode_refresh_mhz;        /* 0: any refresh */

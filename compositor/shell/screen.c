@@ -26,11 +26,14 @@
 struct wbc_screen {
 	struct wbc_server *server;
 	struct wlr_output *output;       /* borrowed */
-	struct wlr_scene_output *scene_output; /* owned by the scene (made by the layout) */
+	struct wlr_scene_output *scene_output; /* owned by the scene (made by the layout);
+	                                          NULL while out of the layout (unused) */
 	struct wbc_capture *capture;     /* owned */
 	struct wl_listener frame, destroy;
 	struct wl_list link;
 	bool session_off;                /* turned off because the session went away */
+	bool unused;                     /* --outputs last: off and out of the layout, as
+	                                    another output came later */
 };
 
 static void screen_free(struct wbc_screen *sc)
@@ -46,6 +49,8 @@ static void handle_frame(struct wl_listener *listener, void *data)
 {
 	struct wbc_screen *sc = wl_container_of(listener, sc, frame);
 	struct wlr_scene_output *so = sc->scene_output;
+	if (!so)
+		return;
 	/* wlr_scene_output_commit renders only with damage, but its direct scan-out path
 	 * commits unconditionally: check first so that an idle screen commits nothing. */
 	if (sc->output->needs_frame || pixman_region32_not_empty(&so->damage->current))
@@ -55,12 +60,37 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	wlr_scene_output_send_frame_done(so, &now);
 }
 
+static void place(struct wbc_server *s, struct wbc_screen *sc);
+
+/* --outputs last: the one connected last of those left is lit again (gone: the name of
+ * the output that went). */
+static void use_latest(struct wbc_server *s, const char *gone)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link)
+		if (!sc->unused)
+			return;                  /* one is lit */
+	wl_list_for_each_reverse(sc, &s->screens, link) {
+		if (!wbc_screen_set_power(s, sc->output, true))
+			continue;
+		sc->unused = false;
+		place(s, sc);
+		wbc_notice("%s: lit again (--outputs last: %s went)", sc->output->name, gone);
+		return;
+	}
+}
+
 static void handle_destroy(struct wl_listener *listener, void *data)
 {
 	struct wbc_screen *sc = wl_container_of(listener, sc, destroy);
 	struct wbc_server *s = sc->server;
+	char gone[64];
+	snprintf(gone, sizeof(gone), "%s", sc->output->name);
 	screen_free(sc);
+	if (s->opts->outputs == WBC_OUTPUTS_LAST && s->running)
+		use_latest(s, gone);
 	wbc_touch_remap(s);          /* off the output before it is freed */
+	wbc_view_fit_all(s);         /* the area APP spans may have shrunk */
 	wbc_output_config_update(s);
 }
 
@@ -150,6 +180,43 @@ static void rescan_surface_outputs(struct wbc_server *s)
 	wlr_scene_node_set_position(&s->scene->node, 0, 0);
 }
 
+/* Into the layout as --outputs says: extend left to right, mirror all at the origin
+ * (each shows APP at its top left), last alone. */
+static void place(struct wbc_server *s, struct wbc_screen *sc)
+{
+	if (s->opts->outputs == WBC_OUTPUTS_MIRROR)
+		wlr_output_layout_add(s->layout, sc->output, 0, 0);
+	else
+		wlr_output_layout_add_auto(s->layout, sc->output);
+	sc->scene_output = wlr_scene_get_scene_output(s->scene, sc->output);
+	if (!sc->scene_output)
+		sc->scene_output = wlr_scene_output_create(s->scene, sc->output);
+}
+
+/* --outputs last: every other output off and out of the layout (its scene output goes
+ * with it); a recording of one pauses, as when it is turned off. */
+static void retire_others(struct wbc_server *s, struct wbc_screen *latest)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link) {
+		if (sc == latest || sc->unused)
+			continue;
+		wlr_output_layout_remove(s->layout, sc->output);
+		sc->scene_output = NULL;
+		wbc_screen_set_power(s, sc->output, false);
+		sc->unused = true;
+		wbc_notice("%s: unused (--outputs last: %s came later)", sc->output->name,
+			latest->output->name);
+	}
+}
+
+/* Whether this output is the one recorded and screenshot: --record-output's, or any
+ * (the first to come is taken). */
+static bool recorded(struct wbc_server *s, struct wlr_output *output)
+{
+	return !s->opts->record_output || strcmp(s->opts->record_output, output->name) == 0;
+}
+
 void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 {
 	if (!wlr_output_init_render(output, s->allocator, s->renderer)) {
@@ -190,22 +257,21 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	}
 	sc->server = s;
 	sc->output = output;
-	wlr_output_layout_add_auto(s->layout, output);
-	sc->scene_output = wlr_scene_get_scene_output(s->scene, output);
-	if (!sc->scene_output)
-		sc->scene_output = wlr_scene_output_create(s->scene, output);
 	sc->frame.notify = handle_frame;
 	wl_signal_add(&output->events.frame, &sc->frame);
 	sc->destroy.notify = handle_destroy;
 	wl_signal_add(&output->events.destroy, &sc->destroy);
 	wl_list_insert(s->screens.prev, &sc->link);
+	if (s->opts->outputs == WBC_OUTPUTS_LAST)
+		retire_others(s, sc);
+	place(s, sc);
 	if (wbc_output_is_adapter(output)) {
 		sc->capture = wbc_capture_create(output);
 		if (sc->capture && s->opts->capture == WBC_CAPTURE_FORCE_READBACK)
 			wbc_capture_set_method(sc->capture, WBC_CAPTURE_READBACK);
-		if (sc->capture)
+		if (sc->capture && recorded(s, output))
 			wbc_screenshots_attach(s, sc->capture);
-		if (sc->capture && start_recording(s, sc) < 0) {
+		if (sc->capture && recorded(s, output) && start_recording(s, sc) < 0) {
 			wbc_server_stop(s, 1);
 			return;
 		}
@@ -282,7 +348,8 @@ void wbc_screen_set_power_all(struct wbc_server *s, bool on)
 {
 	struct wbc_screen *sc;
 	wl_list_for_each(sc, &s->screens, link)
-		wbc_screen_set_power(s, sc->output, on);
+		if (!sc->unused)
+			wbc_screen_set_power(s, sc->output, on);
 }
 
 void wbc_screen_session_active(struct wbc_server *s, bool active)
@@ -303,11 +370,13 @@ void wbc_screen_session_active(struct wbc_server *s, bool active)
 		wbc_adapter_reprobe(s->adapter);
 }
 
-struct wbc_capture *wbc_screen_capture(struct wbc_server *s, struct wlr_output **output)
+struct wbc_capture *wbc_screen_capture(struct wbc_server *s, const char *name,
+		struct wlr_output **output)
 {
 	struct wbc_screen *sc;
 	wl_list_for_each(sc, &s->screens, link) {
-		if (sc->capture) {
+		bool wanted = name ? strcmp(name, sc->output->name) == 0 : recorded(s, sc->output);
+		if (sc->capture && !sc->unused && wanted) {
 			*output = sc->output;
 			return sc->capture;
 		}
@@ -358,24 +427,34 @@ struct wbc_capture *wbc_screen_capture_of(struct wbc_server *s, struct wlr_outpu
 	return NULL;
 }
 
+/* The first output lit (--outputs last: the only one), NULL while there is none. */
+static struct wbc_screen *first_lit(struct wbc_server *s)
+{
+	struct wbc_screen *sc;
+	wl_list_for_each(sc, &s->screens, link)
+		if (!sc->unused)
+			return sc;
+	return NULL;
+}
+
 struct wlr_output *wbc_screen_output_for(struct wbc_server *s, const char *name)
 {
 	struct wbc_screen *sc;
 	wl_list_for_each(sc, &s->screens, link)
-		if (name && strcmp(sc->output->name, name) == 0)
+		if (name && !sc->unused && strcmp(sc->output->name, name) == 0)
 			return sc->output;
-	if (wl_list_empty(&s->screens))
-		return NULL;
-	sc = wl_container_of(s->screens.next, sc, link);
-	return sc->output;
+	sc = first_lit(s);
+	return sc ? sc->output : NULL;
 }
 
 bool wbc_screen_box(struct wbc_server *s, struct wlr_box *box)
 {
-	if (wl_list_empty(&s->screens))
+	struct wbc_screen *sc = first_lit(s);
+	if (!sc)
 		return false;
-	struct wbc_screen *sc = wl_container_of(s->screens.next, sc, link);
-	const struct wlr_box *b = wlr_output_layout_get_box(s->layout, sc->output);
+	/* extend: the whole layout (wlroots 0.15: a NULL reference gives its extents). */
+	const struct wlr_box *b = wlr_output_layout_get_box(s->layout,
+		s->opts->outputs == WBC_OUTPUTS_EXTEND ? NULL : sc->output);
 	if (!b || wlr_box_empty(b))
 		return false;
 	*box = *b;

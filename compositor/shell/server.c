@@ -25,6 +25,7 @@
 #include "control/control.h"
 #include "decoration.h"
 #include "output-config.h"
+#include "util/leak-check.h"
 #include "util/log.h"
 #include "capture/recording.h"
 #include "renderer.h"
@@ -350,10 +351,12 @@ void wbc_server_finish(struct wbc_server *s)
 		wl_list_remove(&s->session_active.link);
 	/* Outputs first (their pipes turn the CRTC off), while renderer, allocator and the
 	 * KMS device they use still exist. */
+	wbc_leak_check_pause();          /* wlroots' globals of the outputs: leak-check.h */
 	if (s->backend)
 		wlr_backend_destroy(s->backend);
 	else if (s->adapter)
 		wlr_backend_destroy(s->adapter);
+	wbc_leak_check_resume();
 	wbc_screen_finish_all(s);
 	wbc_input_finish(s);
 	/* The layout before the scene: its destroy signal reaches the scene's output-layout
@@ -376,5 +379,7 @@ void wbc_server_finish(struct wbc_server *s)
 		wl_event_source_remove(s->duration);
 	if (s->shm_check)
 		wl_protocol_logger_destroy(s->shm_check);
+	wbc_leak_check_pause();          /* the seat's global, as the outputs': leak-check.h */
 	wl_display_destroy(s->display);     /* also the session, seat and globals */
+	wbc_leak_check_resume();
 }

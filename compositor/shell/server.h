@@ -140,14 +140,17 @@ void wbc_screen_set_power_all(struct wbc_server *server, bool on);
  * modeset (someone else may have changed the display meanwhile). */
 void wbc_screen_session_active(struct wbc_server *server, bool active);
 /* The output a touchscreen belongs on: the one called name (libinput's WL_OUTPUT; may be
- * NULL) while wbc drives it, else the first output, which toplevels fill; NULL while
- * there is none. */
+ * NULL) while wbc drives it and it is lit, else the first output lit; NULL while there is
+ * none. */
 struct wlr_output *wbc_screen_output_for(struct wbc_server *server, const char *name);
-/* The area toplevels fill: the first output's box in layout coordinates. */
+/* The area toplevels fill, in layout coordinates: --outputs extend: the whole layout's;
+ * mirror: the first output's (every output shows it); last: the lit output's. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
-/* The first output that can be captured and its capture hook (what is recorded); NULL
- * while there is none. */
-struct wbc_capture *wbc_screen_capture(struct wbc_server *server, struct wlr_output **output);
+/* The output called name (NULL: the one recorded by default, --record-output's, else the
+ * first lit that can be captured) and its capture hook; NULL while there is none (or it
+ * is off for --outputs last). */
+struct wbc_capture *wbc_screen_capture(struct wbc_server *server, const char *name,
+	struct wlr_output **output);
 /* The capture hook of this output, NULL if it has none. */
 struct wbc_capture *wbc_screen_capture_of(struct wbc_server *server, struct wlr_output *output);
 /* Writeback or readback for output's capture, following --capture: writeback if the

@@ -49,6 +49,11 @@ bad 2 "--codec only makes sense with --record" -- --codec libx264 -- "$app"
 bad 2 "--container only makes sense with --record" -- --container matroska -- "$app"
 bad 2 "--stats only makes sense with --record or --allow-control" -- --stats -- "$app"
 bad 2 "--headless and --output both choose the output" -- --headless --output Virtual-1 -- "$app"
+bad 2 "'sideways'" -- --outputs sideways -- "$app"
+bad 2 "'extend,mirror'" -- --outputs extend,mirror -- "$app"
+bad 2 "--outputs wants extend, mirror or last" -- --outputs
+bad 2 "--record-output needs an output NAME" -- --record-output "" -- "$app"
+bad 2 "--record-output Virtual-2: wbc drives only --output Virtual-1" -- --output Virtual-1 --record-output Virtual-2 -- "$app"
 bad 2 "--control-socket needs a PATH" -- --control-socket
 bad 2 "--control-socket needs a PATH" -- --control-socket "" -- "$app"
 bad 2 "'crf'" -- "${R[@]}" --codec-opt crf -- "$app"

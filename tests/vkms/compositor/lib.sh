@@ -4,8 +4,11 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${WBC:?WBC must point at the wbc binary}"
 : "${WBC_TEST_BIN:?WBC_TEST_BIN must point at the test clients}"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=0}
-export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0"
+# Leaks are checked with nothing suppressed (wlroots 0.15's one leak at exit is kept from
+# LeakSanitizer: compositor/util/leak-check.h), so no report needs symbolizing at exit and
+# the fast unwinder does: a leak fails the test; rerun it with fast_unwind_on_malloc=0 for
+# stacks through libraries built without frame pointers.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 out=/tmp/wbc-test
 mkdir -p "$out"
@@ -108,15 +111,14 @@ wbc() { timeout -k 10 "${WBC_TEST_DEADLINE:-100}" "$WBC" "$@"; }
 
 # refused WHAT STATUS TEXT... -- WBC-ARGS...: wbc WBC-ARGS... -- APP (APP would create a
 # marker file) must exit with STATUS without starting APP and print exactly one stderr
-# line, starting "wbc: " and containing each TEXT. $refused_with (e.g. "strict") is put
-# before the command; the line is left in $out/err.
+# line, starting "wbc: " and containing each TEXT; the line is left in $out/err.
 refused() {
 	local what=$1 want_rc=$2; shift 2
 	local want=()
 	while [ "$1" != -- ]; do want+=("$1"); shift; done
 	shift
 	rm -f "$out/app-ran"
-	${refused_with:-} wbc "$@" -- sh -c "touch $out/app-ran" >"$out/err" 2>&1
+	wbc "$@" -- sh -c "touch $out/app-ran" >"$out/err" 2>&1
 	local rc=$?
 	check_log "$out/err"
 	note "$what: status $rc: $(cut -c1-300 "$out/err")"

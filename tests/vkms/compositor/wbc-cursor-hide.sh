@@ -13,7 +13,6 @@
 #    sooner than 10 s after the motion was sent; pointer motion shows it again.
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the devices.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS=detect_leaks=0   # see wbc-input.sh
 hide=10
 
 plane() { "$WBC_TEST_BIN/cursor-plane" "$@"; }

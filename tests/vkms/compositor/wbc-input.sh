@@ -2,10 +2,6 @@
 # Stretch (issue item 4): a uinput keyboard types a string that a client receives.
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the device.
 . "$(dirname "$0")/lib.sh"
-# libinput allocates a lot while it sets devices up: with the slow unwinder lib.sh asks
-# for (to attribute leaks) that takes tens of seconds in the TCG guest. Leaks are
-# checked by the other tests.
-export ASAN_OPTIONS=detect_leaks=0
 # The typer waits for the client's focus as long as wbc may take to start (secs: longer
 # under valgrind).
 "$WBC_TEST_BIN/uinput-type" hello "$out/keys" focused "$(secs 30)" >"$out/typer" 2>&1 &

@@ -6,7 +6,6 @@
 # say it used (the guest has a cursor plane, or was booted with vkms.enable_cursor=0).
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the device.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS=detect_leaks=0   # see wbc-input.sh
 want=${1:?hardware or software}
 "$WBC_TEST_BIN/uinput-move" 4 3 30 "$out/ptr" configured "$(secs 60)" >"$out/mover" 2>&1 &
 mover=$!

@@ -10,9 +10,10 @@
 #     goes nowhere, not even when it slides onto the client; a finger landing on the
 #     client gets positions relative to it, also once it slides off it.
 #  wbc-touch.sh two-outputs (wbc-touch-two-outputs): on virtio-gpu with two heads (the
-#     second forced connected), both lit side by side, only run 1: the screen must cover
-#     APP's output alone, as the whole 1280x480 layout would put (max,max) and the middle
-#     on the other output, where no surface is.
+#     second forced connected), both lit side by side (--outputs extend, the default),
+#     only run 1 with a 1280x480 client spanning both: the screen must cover the first
+#     output alone (the events are run 1's), as the whole 1280x480 layout would put
+#     (max,max) at x 1279.9 and the middle at x 640.
 #  wbc-touch.sh rotated (wbc-touch-rotated): --rotate 90, a 480x640 client (the turned
 #     screen): the touchscreen is fixed to the 640x480 panel, whose pixel (px, py) shows
 #     the client's (480 - py, px) (how wlroots draws turned: wbc-rotate checks those
@@ -21,8 +22,10 @@
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the device.
 . "$(dirname "$0")/lib.sh"
 mode=${1:-one-output}
+size=()
 if [ "$mode" = two-outputs ]; then
-	shown=Virtual-1               # the first output, which APP fills
+	shown=Virtual-1               # the first output
+	size=(--size 1280x480)        # APP spans both
 	# QEMU connects only the first head until a UI enables more: force the second on,
 	# as a monitor plugged in (the kernel gives a forced connector modes up to 1024x768).
 	echo on >/sys/class/drm/card0-Virtual-2/status || fail "cannot force Virtual-2 on"
@@ -31,7 +34,6 @@ if [ "$mode" = two-outputs ]; then
 	trap 'echo detect >/sys/class/drm/card0-Virtual-2/status' EXIT
 	note "Virtual-2: $(cat /sys/class/drm/card0-Virtual-2/status), $(wc -l </sys/class/drm/card0-Virtual-2/modes) modes"
 fi
-export ASAN_OPTIONS=detect_leaks=0   # see wbc-input.sh
 wbc_args=()                          # more wbc options for touch_run
 app_first=                           # a shell command APP runs before touch-client
 
@@ -140,7 +142,7 @@ if [ "$mode" = rotated ]; then
 	exit 0
 fi
 
-touch_run full 5 <<EOF
+touch_run full "${size[@]}" 5 <<EOF
 down 0 1000 500
 sync
 up 0

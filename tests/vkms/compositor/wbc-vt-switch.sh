@@ -10,7 +10,6 @@
 # before leaving, it takes DRM master and input from wbc, then lets the switch happen.
 # Needs systemd-udevd (with-udev.sh) for libinput to see the uinput device.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS=detect_leaks=0   # as wbc-input.sh: libinput's set-up under the slow unwinder
 [ -e /sys/class/tty/tty0/active ] || fail "the guest kernel has no VTs (CONFIG_VT)"
 start_vt=$(active_vt)
 note "foreground VT at start: $start_vt"

@@ -17,14 +17,6 @@
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the uinput devices.
 # Xwayland's start in the TCG guest takes many seconds: every step waits for its condition.
 . "$(dirname "$0")/lib.sh"
-# Leaks: as the recording tests (record/lib.sh), fast unwinding (libinput's allocations
-# with the slow one take tens of seconds here) and wlroots' one known leak at exit, whose
-# stack then ends in wl_event_loop_add_timer. The teardown with Xwayland running is also
-# checked on the host under the slow unwinder (tests/unit/compositor/test-xwayland.c).
-export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=1
-supp=/tmp/wbc-xwayland-lsan.supp
-{ cat "$here/lsan.supp"; echo "leak:wl_event_loop_add_timer"; } >"$supp"
-export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0"
 export WBC_TEST_DEADLINE=${WBC_TEST_DEADLINE:-700}
 patience=$(secs 150)                 # the longest each of the 4 waits may take (< 700 s)
 image=$here/x11-image.py

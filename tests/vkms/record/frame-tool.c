@@ -13,6 +13,12 @@
  *                                            writeback frames, whatever the encoder)
  *   frame-tool ppm-pattern FILE.ppm           the frame number in a binary PPM, or "bad"
  *   frame-tool ppm-exact FILE.ppm             the same check for a binary PPM
+ *   frame-tool ppm-beside FILE.ppm X          for a PPM of what lies right of column X
+ *                                            (>= the pattern's block) of a pattern frame
+ *                                            (another display's part of a wide client):
+ *                                            "mod256 N" if every pixel is the background
+ *                                            of a frame N modulo 256 (the background
+ *                                            repeats every 256 frames), else "differs"
  *   frame-tool exact W H < BGR0RAW            one line per frame: its frame number N if
  *                                            every pixel's B,G,R equals the pattern
  *                                            client's frame N (wbc_pattern_draw), else
@@ -33,7 +39,8 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: frame-tool pattern W H rgb24|bgr0 | fnv W H | exact W H | "
-		"pattern-fnv W H FIRST LAST | ppm-pattern FILE | ppm-exact FILE\n");
+		"pattern-fnv W H FIRST LAST | ppm-pattern FILE | ppm-exact FILE | "
+		"ppm-beside FILE X\n");
 	return 1;
 }
 
@@ -117,7 +124,26 @@ static int raw(enum raw_mode mode, uint32_t w, uint32_t h, const char *fmt)
 	return ret;
 }
 
-static int ppm(const char *path, bool exact)
+/* ppm-beside: px (R,G,B) is a pattern frame's columns x0.. (background only). */
+static void print_beside(const unsigned char *px, uint32_t w, uint32_t h, uint32_t x0)
+{
+	uint32_t frame = px[1];          /* green at y = 0 is the frame, modulo 256 */
+	for (uint32_t y = 0; y < h; y++) {
+		for (uint32_t x = 0; x < w; x++) {
+			const unsigned char *p = px + ((size_t)y * w + x) * 3;
+			uint32_t v = wbc_pattern_pixel(x0 + w, h, frame, x0 + x, y);
+			if (p[0] != ((v >> 16) & 0xff) || p[1] != ((v >> 8) & 0xff) ||
+					p[2] != (v & 0xff)) {
+				printf("differs\n");
+				return;
+			}
+		}
+	}
+	printf("mod256 %" PRIu32 "\n", frame);
+}
+
+/* ppm-pattern, ppm-exact (beside < 0) or ppm-beside from column beside. */
+static int ppm(const char *path, bool exact, long beside)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned w, h, max;
@@ -128,7 +154,9 @@ static int ppm(const char *path, bool exact)
 	size_t size = (size_t)w * h * 3;
 	unsigned char *buf = malloc(size), *want = malloc((size_t)w * h * 4);
 	int ret = buf && want && fread(buf, 1, size, f) == size ? 0 : 1;
-	if (ret == 0 && exact)
+	if (ret == 0 && beside >= 0)
+		print_beside(buf, w, h, (uint32_t)beside);
+	else if (ret == 0 && exact)
 		print_exact(buf, 3, want, w, h);
 	else if (ret == 0)
 		print_pattern(buf, w, h, w * 3, WBC_PATTERN_FMT_RGB24);
@@ -156,9 +184,15 @@ static int pattern_fnv(uint32_t w, uint32_t h, uint32_t first, uint32_t last)
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "ppm-pattern") == 0)
-		return ppm(argv[2], false);
+		return ppm(argv[2], false, -1);
 	if (argc == 3 && strcmp(argv[1], "ppm-exact") == 0)
-		return ppm(argv[2], true);
+		return ppm(argv[2], true, -1);
+	if (argc == 4 && strcmp(argv[1], "ppm-beside") == 0) {
+		long x = strtol(argv[3], NULL, 10);
+		if (x < WBC_PATTERN_BLOCK_WIDTH || x > 16384)
+			return usage();
+		return ppm(argv[2], false, x);
+	}
 	if (argc < 4)
 		return usage();
 	uint32_t w = (uint32_t)strtoul(argv[2], NULL, 10), h = (uint32_t)strtoul(argv[3], NULL, 10);

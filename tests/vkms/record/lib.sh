@@ -13,22 +13,6 @@ export WBC_TEST_DEADLINE=${WBC_TEST_DEADLINE:-200}
 # was raised (wbc under valgrind: tests/valgrind.sh).
 patience=$((WBC_TEST_DEADLINE > 300 ? WBC_TEST_DEADLINE / 2 : 150))
 
-# The compositor tests' lib.sh sets fast_unwind_on_malloc=0 so that LeakSanitizer stacks go
-# through libraries built without frame pointers. Every malloc then unwinds slowly, which
-# in the TCG guest makes the encoder's worker about 3x slower (measured: 550 vs 140-220 ms
-# a frame): these tests use ASan's default fast unwinding, where the wlroots 0.15 leak
-# that lsan.supp explains (wlr_global_destroy_safe's 5 s timer at exit) shows as a
-# two-frame stack ending in wl_event_loop_add_timer, so that one extra line is added to
-# the compositor's suppressions. wbc-record-errors runs under the strict settings.
-export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=1
-rec_supp=/tmp/wbc-record-lsan.supp
-{ cat "$here/lsan.supp"; echo "leak:wl_event_loop_add_timer"; } >"$rec_supp"
-export LSAN_OPTIONS="suppressions=$rec_supp:print_suppressions=0"
-strict() {
-	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
-	LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0" "$@"
-}
-
 # rec_final LOG FIELD: a field of the "wbc: rec final ..." line.
 rec_final() {
 	grep -a '^wbc: rec final ' "$1" | tail -1 | tr ' ' '\n' | sed -n "s/^$2=//p"
