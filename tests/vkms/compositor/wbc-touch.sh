@@ -13,7 +13,9 @@
 #     second forced connected), both lit side by side (--outputs extend, the default),
 #     only run 1 with a 1280x480 client spanning both: the screen must cover the first
 #     output alone (the events are run 1's), as the whole 1280x480 layout would put
-#     (max,max) at x 1279.9 and the middle at x 640.
+#     (max,max) at x 1279.9 and the middle at x 640. Then a touchscreen whose udev
+#     WL_OUTPUT names Virtual-2 covers that output alone: its corners are (640,0) and
+#     (1279.9375,479.9375) of the client.
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the device.
 . "$(dirname "$0")/lib.sh"
 mode=${1:-one-output}
@@ -136,6 +138,27 @@ if [ "$mode" = two-outputs ]; then
 	note "outputs lit: $lit"
 	grep -a 'wbc: Virtual-[0-9]*: 640x480@' "$out/full.log"
 	[ "$lit" = 2 ] || fail "wbc lit $lit outputs, not 2: the mapping to one was not tested"
+	# A touchscreen whose udev WL_OUTPUT (libinput's output name) names the second output
+	# covers that one: the device's corners are the right half's.
+	mkdir -p /run/udev/rules.d
+	echo 'SUBSYSTEM=="input", ATTRS{name}=="wbc-test-touchscreen", ENV{WL_OUTPUT}="Virtual-2"' \
+		>/run/udev/rules.d/90-wbc-test-touch.rules
+	udevadm control --reload
+	shown=Virtual-2
+	touch_run second "${size[@]}" 2 <<EOF
+down 0 1000 500
+sync
+up 0
+sync
+down 0 11239 8179
+sync
+up 0
+sync
+EOF
+	rm -f /run/udev/rules.d/90-wbc-test-touch.rules
+	udevadm control --reload
+	expect "$out/second" "down A 640 0" frame "up A" frame \
+		"down B 1279.9375 479.9375" frame "up B" frame || fail "the touches on Virtual-2"
 	echo PASS
 	exit 0
 fi
