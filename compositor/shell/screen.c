@@ -87,10 +87,11 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	char gone[64];
 	snprintf(gone, sizeof(gone), "%s", sc->output->name);
 	screen_free(sc);
-	if (s->opts->outputs == WBC_OUTPUTS_LAST && s->running)
+	if (s->opts->outputs == WBC_OUTPUTS_LAST && s->running && !s->finishing)
 		use_latest(s, gone);
 	wbc_touch_remap(s);          /* off the output before it is freed */
-	wbc_view_fit_all(s);         /* the area APP spans may have shrunk */
+	if (!s->finishing)
+		wbc_view_fit_all(s); /* the area APP spans may have shrunk */
 	wbc_output_config_update(s);
 }
 

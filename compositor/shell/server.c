@@ -327,6 +327,7 @@ static void print_stats(struct wbc_server *s)
 
 void wbc_server_finish(struct wbc_server *s)
 {
+	s->finishing = true;
 	/* First: the recording ends when wbc was told to stop, not after APP's shutdown. */
 	wbc_recording_finish(s);
 	wbc_launch_stop(s);

@@ -110,6 +110,8 @@ struct wbc_server {
 	bool failed;                     /* stopping because of an error */
 	bool running;                    /* set up and APP started: outputs that come now are
 	                                    hotplugged (a --mode they lack is no error) */
+	bool finishing;                  /* wbc_server_finish has begun: outputs that go now
+	                                    are torn down, not unplugged */
 };
 
 /* server.c */

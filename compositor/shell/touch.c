@@ -49,7 +49,7 @@ static void map_device(struct wbc_touch_device *t)
 	if (output == t->mapped)
 		return;
 	t->mapped = output;
-	if (output)
+	if (output && !s->finishing)
 		wbc_log(WLR_INFO, "touch device %s: on output %s%s", t->device->name,
 			output->name, t->device->output_name && strcmp(t->device->output_name,
 			output->name) != 0 ? " (its own output is not driven)" : "");

@@ -13,7 +13,9 @@
 #     second forced connected), both lit side by side (--outputs extend, the default),
 #     only run 1 with a 1280x480 client spanning both: the screen must cover the first
 #     output alone (the events are run 1's), as the whole 1280x480 layout would put
-#     (max,max) at x 1279.9 and the middle at x 640.
+#     (max,max) at x 1279.9 and the middle at x 640. Then a touchscreen whose udev
+#     WL_OUTPUT names Virtual-2 covers that output alone: its corners are (640,0) and
+#     (1279.9375,479.9375) of the client.
 #  wbc-touch.sh rotated (wbc-touch-rotated): --rotate 90, a 480x640 client (the turned
 #     screen): the touchscreen is fixed to the 640x480 panel, whose pixel (px, py) shows
 #     the client's (480 - py, px) (how wlroots draws turned: wbc-rotate checks those
@@ -177,6 +179,27 @@ if [ "$mode" = two-outputs ]; then
 	note "outputs lit: $lit"
 	grep -a 'wbc: Virtual-[0-9]*: 640x480@' "$out/full.log"
 	[ "$lit" = 2 ] || fail "wbc lit $lit outputs, not 2: the mapping to one was not tested"
+	# A touchscreen whose udev WL_OUTPUT (libinput's output name) names the second output
+	# covers that one: the device's corners are the right half's.
+	mkdir -p /run/udev/rules.d
+	echo 'SUBSYSTEM=="input", ATTRS{name}=="wbc-test-touchscreen", ENV{WL_OUTPUT}="Virtual-2"' \
+		>/run/udev/rules.d/90-wbc-test-touch.rules
+	udevadm control --reload
+	shown=Virtual-2
+	touch_run second "${size[@]}" 2 <<EOF
+down 0 1000 500
+sync
+up 0
+sync
+down 0 11239 8179
+sync
+up 0
+sync
+EOF
+	rm -f /run/udev/rules.d/90-wbc-test-touch.rules
+	udevadm control --reload
+	expect "$out/second" "down A 640 0" frame "up A" frame \
+		"down B 1279.9375 479.9375" frame "up B" frame || fail "the touches on Virtual-2"
 	echo PASS
 	exit 0
 fi

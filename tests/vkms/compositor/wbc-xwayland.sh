@@ -7,7 +7,10 @@
 #     xdpyinfo starts Xwayland (lazily) and sees a 640x480 screen; xev's window is made
 #     fullscreen (ConfigureNotify 640x480 at 0,0), gets the X input focus, the letters a
 #     uinput keyboard types ("hello", as key presses in that order) and the motion of a
-#     uinput pointer (positions growing as the device moved); xwud then shows a 640x480
+#     uinput pointer (positions growing as the device moved), then a finger of a uinput
+#     touchscreen at (200,150) as button 1 pressed and released there (Xwayland's pointer
+#     emulation for a client that does not ask for touch events; X's scaling makes it
+#     (199,149)); xwud then shows a 640x480
 #     picture of known pixels (x11-image.py), which grim (screencopy: the writeback frame)
 #     and the recording's last frame must show exactly, every pixel but those of the
 #     cursor (writeback captures the cursor plane too: a 64x64 square at the pointer's
@@ -46,9 +49,14 @@ rm -f "$out/xev"
 typer=$!
 "$WBC_TEST_BIN/uinput-move" 4 3 30 "$out/xev" FocusIn "$patience" >"$out/mover" 2>&1 &
 mover=$!
+# The finger once APP says so (after the keys and the motion); 16 device units a pixel.
+rm -f "$out/touch-go"
+printf '%s\n' "wait $out/touch-go go $((patience * 2))" "down 0 $((1000 + 16 * 200)) $((500 + 16 * 150))" \
+	sync "sleep 200" "up 0" sync | "$WBC_TEST_BIN/uinput-script" touch >"$out/toucher" 2>&1 &
+toucher=$!
 sleep 1
 udevadm settle --timeout=10
-# APP: exit 10 xdpyinfo failed, 11 xev never got the keys and motion, 12 the picture never
+# APP: exit 10 xdpyinfo failed, 11 xev never got the keys and motion, 15 nor the touch, 12 the picture never
 # came whole to a screencopy, 13 the popup never showed at its place, 14 the picture was
 # not whole after it. With the picture up, it stops wbc (SIGTERM): the recording then
 # ends on it.
@@ -77,9 +85,15 @@ until grep -q 'keysym 0x6f, o)' "$out/xev" && [ "$(grep -c '^MotionNotify' "$out
 	sleep 1
 done
 sleep 2                              # the rest of the motion
-kill $xev; wait $xev
 cursor=$(sed -n 's/.*root:(\([0-9]*\),\([0-9]*\)).*/\1 \2/p' "$out/xev" | tail -1)
 echo "$cursor" >"$out/cursor"
+echo go >"$out/touch-go"
+t=0
+until grep -q '^ButtonRelease' "$out/xev"; do
+	t=$((t + 1)); [ $t -le "$patience" ] || { kill $xev; exit 15; }
+	sleep 1
+done
+kill $xev; wait $xev
 xwud -in "$out/image.xwd" & xwud=$!
 shot_until whole || { kill $xwud; exit 12; }
 cp "$out/shot-diff" "$out/picture-diff"
@@ -99,19 +113,21 @@ rc=$?
 note "wbc ran $(($(date +%s) - start)) s"
 wait $typer; typer_rc=$?
 wait $mover; mover_rc=$?
+wait $toucher; toucher_rc=$?
 grep -a 'wbc: ' "$out/log" | grep -av '\[DEBUG\]' | grep -aiv 'input device'
 grep -a 'Xwayland' "$out/log" | grep -av '\[DEBUG\]' | head -5
 cat "$out/typer" "$out/mover" "$out/display"
 check_log "$out/log"
-[ $rc = 0 ] || fail "wbc/APP exited $rc (10: xdpyinfo failed, 11: xev got no keys or motion, 12: no whole picture, 13: no popup at its place ($(cat "$out/popup-box" 2>/dev/null)), 14: picture not whole after it)"
+[ $rc = 0 ] || fail "wbc/APP exited $rc (10: xdpyinfo failed, 11: xev got no keys or motion, 15: nor the touch, 12: no whole picture, 13: no popup at its place ($(cat "$out/popup-box" 2>/dev/null)), 14: picture not whole after it)"
 [ $typer_rc = 0 ] || fail "uinput-type exited $typer_rc"
 [ $mover_rc = 0 ] || fail "uinput-move exited $mover_rc"
+[ $toucher_rc = 0 ] || { cat "$out/toucher"; fail "uinput-script touch exited $toucher_rc"; }
 grep -qx 'DISPLAY=:[0-9]*' "$out/display" || fail "APP had no DISPLAY of wbc's"
 grep -aq 'wbc: Xwayland ready on DISPLAY=:' "$out/log" || fail "wbc did not say Xwayland was ready"
 grep -q 'dimensions: *640x480 pixels' "$out/xdpyinfo" || fail "xdpyinfo did not see 640x480"
 note "xdpyinfo: $(grep -E 'vendor string|dimensions' "$out/xdpyinfo" | tr -s ' ' | tr '\n' ';')"
-# xev: fullscreen, focus, the keys in order, the motion (x and y growing).
-python3 - "$out/xev" <<'PY' || fail "xev's window was not fullscreen, focused, typed into and pointed at"
+# xev: fullscreen, focus, the keys in order, the motion (x and y growing), then the touch.
+python3 - "$out/xev" <<'PY' || fail "xev's window was not fullscreen, focused, typed into, pointed at and touched"
 import re, sys
 text = open(sys.argv[1]).read()
 events = [e for e in text.split('\n\n') if e.strip()]
@@ -122,13 +138,26 @@ assert any(e.startswith('FocusIn') for e in events), 'no FocusIn'
 keys = [re.search(r'keysym 0x[0-9a-f]+, (\w+)\)', e).group(1) for e in events
         if e.startswith('KeyPress')]
 assert keys == list('hello'), keys
-pts = [tuple(map(int, re.search(r'time \d+, \((\d+),(\d+)\)', e).groups())) for e in events
-       if e.startswith('MotionNotify')]
+first_press = next((i for i, e in enumerate(events) if e.startswith('ButtonPress')), None)
+assert first_press is not None, 'no ButtonPress'
+presses = [re.search(r'time \d+, \((\d+),(\d+)\).*button (\d+)', e, re.S).groups()
+           for e in events if e.startswith(('ButtonPress', 'ButtonRelease'))]
+# wbc gives the finger at exactly (200,150); Xwayland hands touch positions to the X server
+# as valuators over 0..0xFFFF, which it scales back by (size - 1) / size and truncates:
+# (199,149) on a 640x480 screen (measured 2026-12-06).
+want = (str(200 * 639 // 640), str(150 * 479 // 480), '1')
+assert presses == [want] * 2, (presses, want)
+# The device's motion: before the press, less the emulation's move to the finger.
+pts = [tuple(map(int, re.search(r'time \d+, \((\d+),(\d+)\)', e).groups()))
+       for e in events[:first_press] if e.startswith('MotionNotify')]
+while pts and pts[-1] == (int(want[0]), int(want[1])):
+    pts.pop()
 assert len(pts) >= 20, pts
 assert pts[-1][0] - pts[0][0] >= 20 and pts[-1][1] - pts[0][1] >= 15, pts
 assert all(b[0] >= a[0] and b[1] >= a[1] for a, b in zip(pts, pts[1:])), pts
 print(f"xev: configured {conf[-1]}, FocusIn, keys {''.join(keys)}, "
-      f"{len(pts)} motions from {pts[0]} to {pts[-1]}")
+      f"{len(pts)} motions from {pts[0]} to {pts[-1]}, button 1 pressed and released at "
+      f"({want[0]},{want[1]}) by the finger at (200,150)")
 PY
 # The picture, exactly: in the screencopy image (writeback frames, as the log says) and in
 # the recording's last frame.
