@@ -48,6 +48,9 @@ struct wbc_layer_surface {
 	 * layer surface and the wl_surface goes first. */
 	struct wlr_scene_node *tree;
 	bool bad;                            /* sent a protocol error: not arranged again */
+	/* Between its map and unmap signals. Not ls->mapped: wlroots 0.15 emits unmap while
+	 * that is still true, and the zone must be gone when toplevels are fitted again. */
+	bool mapped;
 	/* The client asked for a configure (its initial commit, or the one after an unmap)
 	 * and has not unmapped since: only then may configures go out. */
 	bool wants_configure;
@@ -160,7 +163,7 @@ static void arrange_output(struct wbc_layers *L, struct wlr_output *output,
 					continue;
 				if (do_apply)
 					apply(l, st->exclusive_zone < 0 ? full : usable);
-				if (edge && l->ls->mapped)
+				if (edge && l->mapped)
 					reserve(usable, edge, st->exclusive_zone);
 			}
 		}
@@ -207,7 +210,7 @@ static void arrange(struct wbc_layers *L)
 static bool is_exclusive(const struct wbc_layer_surface *l)
 {
 	const struct wlr_layer_surface_v1_state *st = &l->ls->current;
-	return l->ls->mapped &&
+	return l->mapped &&
 		st->keyboard_interactive == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE &&
 		st->layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP;
 }
@@ -241,7 +244,7 @@ static void update_keyboard(struct wbc_layer_surface *l)
 	enum zwlr_layer_surface_v1_keyboard_interactivity k = l->ls->current.keyboard_interactive;
 	if (is_exclusive(l) && L->focus != l && !(L->focus && is_exclusive(L->focus)))
 		take_keyboard(L, l);
-	else if (L->focus == l && (!l->ls->mapped ||
+	else if (L->focus == l && (!l->mapped ||
 			k == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE))
 		give_back_keyboard(L);
 }
@@ -269,7 +272,7 @@ void wbc_layer_click(struct wbc_server *s, struct wlr_surface *surface)
 	if (!L || (L->focus && is_exclusive(L->focus)))
 		return;
 	struct wbc_layer_surface *l = layer_of(surface);
-	if (l && l->ls->mapped && l->ls->current.keyboard_interactive ==
+	if (l && l->mapped && l->ls->current.keyboard_interactive ==
 			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND) {
 		if (L->focus != l)
 			take_keyboard(L, l);
@@ -305,11 +308,19 @@ static void handle_map(struct wl_listener *listener, void *data)
 {
 	struct wbc_layer_surface *l = wl_container_of(listener, l, map);
 	const struct wlr_layer_surface_v1_state *st = &l->ls->current;
+	l->mapped = true;
 	wlr_scene_node_set_enabled(l->tree, true);
 	arrange(l->layers);
 	wbc_log(WLR_INFO, "layer surface '%s' mapped on %s: %s layer, %dx%d at %d,%d, "
 		"exclusive zone %d", l->ls->namespace, l->ls->output->name, layer_names[st->layer],
 		l->sent_w, l->sent_h, l->tree->state.x, l->tree->state.y, st->exclusive_zone);
+	/* On-demand on top or overlay: focused as it appears (a launcher or a menu is
+	 * there to be typed into; sway does the same), and given back when the app is
+	 * clicked or touched. */
+	struct wbc_layers *L = l->layers;
+	if (st->keyboard_interactive == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND &&
+			st->layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP && !(L->focus && is_exclusive(L->focus)))
+		take_keyboard(L, l);
 	update_keyboard(l);
 	wbc_input_rebase_pointer(l->layers->server);
 }
@@ -319,6 +330,7 @@ static void handle_map(struct wl_listener *listener, void *data)
 static void handle_unmap(struct wl_listener *listener, void *data)
 {
 	struct wbc_layer_surface *l = wl_container_of(listener, l, unmap);
+	l->mapped = false;
 	wlr_scene_node_set_enabled(l->tree, false);
 	l->wants_configure = false;
 	l->sent = false;
@@ -344,7 +356,7 @@ static void handle_commit(struct wl_listener *listener, void *data)
 	}
 	if (changed & WLR_LAYER_SURFACE_V1_STATE_LAYER)
 		wlr_scene_node_reparent(l->tree, L->trees[l->ls->current.layer]);
-	bool initial = !l->ls->mapped && !l->wants_configure;
+	bool initial = !l->mapped && !l->wants_configure;
 	if (initial)
 		l->wants_configure = true;
 	if (changed || initial)
