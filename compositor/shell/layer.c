@@ -109,10 +109,17 @@ static uint32_t exclusive_edge(const struct wlr_layer_surface_v1_state *st)
 	return 0;
 }
 
-/* Take zone off usable at edge. The zone counts from the output's edge and includes the
- * margin ("The exclusive zone includes the margin"), so the margin is not added. */
-static void reserve(struct wlr_box *usable, uint32_t edge, int zone)
+/* Take zone off usable at edge, with the margin at that edge: "The exclusive zone
+ * includes the margin" as sway and wlcs (after Mir) read it (the
+ * surface sits margin away from the edge and excludes zone beyond that). */
+static void reserve(struct wlr_box *usable, uint32_t edge,
+		const struct wlr_layer_surface_v1_state *st)
 {
+	int margin = (int32_t)(edge == ANCHOR_TOP ? st->margin.top :
+		edge == ANCHOR_BOTTOM ? st->margin.bottom :
+		edge == ANCHOR_LEFT ? st->margin.left : st->margin.right);
+	int zone = st->exclusive_zone + margin;
+	zone = zone > 0 ? zone : 0;
 	int *len = (edge & ANCHOR_V) ? &usable->height : &usable->width;
 	zone = zone < *len ? zone : *len;
 	if (edge == ANCHOR_TOP)
@@ -164,7 +171,7 @@ static void arrange_output(struct wbc_layers *L, struct wlr_output *output,
 				if (do_apply)
 					apply(l, st->exclusive_zone < 0 ? full : usable);
 				if (edge && l->mapped)
-					reserve(usable, edge, st->exclusive_zone);
+					reserve(usable, edge, st);
 			}
 		}
 	}
@@ -401,10 +408,18 @@ static void surface_free(struct wbc_layer_surface *l)
 }
 
 /* wlroots unmapped it first if it was mapped (and so rearranged and gave the keyboard
- * back). */
+ * back). wlroots 0.15 frees the configures not yet acked only when it unmaps the
+ * surface: those of a surface destroyed unmapped (closed before it mapped, or after a
+ * configure following an unmap) would leak, so they are freed here. Nothing reads the
+ * list after the destroy signal (layer_surface_destroy frees the surface next). */
 static void handle_destroy(struct wl_listener *listener, void *data)
 {
 	struct wbc_layer_surface *l = wl_container_of(listener, l, destroy);
+	struct wlr_layer_surface_v1_configure *c, *tmp;
+	wl_list_for_each_safe(c, tmp, &l->ls->configure_list, link) {
+		wl_list_remove(&c->link);
+		free(c);
+	}
 	if (l->layers->focus == l)
 		l->layers->focus = NULL;
 	surface_free(l);
