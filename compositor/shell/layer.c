@@ -279,8 +279,9 @@ void wbc_layer_click(struct wbc_server *s, struct wlr_surface *surface)
 	if (!L || (L->focus && is_exclusive(L->focus)))
 		return;
 	struct wbc_layer_surface *l = layer_of(surface);
-	if (l && l->mapped && l->ls->current.keyboard_interactive ==
-			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND) {
+	/* On-demand, or exclusive below the toplevels (which is as on-demand, is_exclusive). */
+	if (l && l->mapped && l->ls->current.keyboard_interactive !=
+			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE) {
 		if (L->focus != l)
 			take_keyboard(L, l);
 	} else if (!l && L->focus) {

@@ -19,8 +19,9 @@ void wbc_layer_finish(struct wbc_server *server);
  * surfaces mapped on output. */
 void wbc_layer_usable_box(struct wbc_server *server, struct wlr_output *output,
 		struct wlr_box *box);
-/* A button or a finger went down on surface (NULL: on nothing): an on-demand layer
- * surface there gets the keyboard; anywhere else, one that had it gives it back. */
+/* A button or a finger went down on surface (NULL: on nothing): a layer surface there
+ * that wants the keyboard on demand gets it; anywhere else, one that had it gives it
+ * back to the app. Nothing changes while an exclusive one holds it. */
 void wbc_layer_click(struct wbc_server *server, struct wlr_surface *surface);
 /* True while an exclusive-interactivity layer surface holds the keyboard and surface is
  * not it: nothing else is to get the keyboard then. */
