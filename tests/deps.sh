@@ -17,7 +17,7 @@ wbc_guest_packages=(kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2 ffmpe
 wbc_test_packages=(
 	clang-14 libclang-rt-14-dev llvm-14 wlcs
 	drm-info weston foot wayland-utils grim wf-recorder wayvnc udev seatd wlr-randr
-	xwayland x11-apps x11-utils
+	xwayland x11-apps x11-utils wvkbd
 )
 wbc_packages=("${wbc_build_packages[@]}" "${wbc_guest_packages[@]}" "${wbc_test_packages[@]}")
 

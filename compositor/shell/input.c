@@ -17,6 +17,7 @@
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <xkbcommon/xkbcommon.h>
 #include "cursor-image.h"
+#include "layer.h"
 #include "util/log.h"
 #include "server.h"
 #include "touch.h"
@@ -233,8 +234,10 @@ static void handle_button(struct wl_listener *listener, void *data)
 	struct wbc_server *s = wl_container_of(listener, s, input.button);
 	struct wlr_event_pointer_button *ev = data;
 	wbc_power_activity(s);
-	if (ev->state == WLR_BUTTON_PRESSED)
+	if (ev->state == WLR_BUTTON_PRESSED) {
+		wbc_layer_click(s, s->input.seat->pointer_state.focused_surface);
 		wbc_xdg_click(s, s->input.seat->pointer_state.focused_surface);
+	}
 	/* The seat counts buttons even with no focus (a move clears it). */
 	wlr_seat_pointer_notify_button(s->input.seat, ev->time_msec, ev->button, ev->state);
 	/* The end of a move or drag: focus goes to what is under the pointer now. */
@@ -319,9 +322,11 @@ static void handle_touch_down(struct wl_listener *listener, void *data)
 	wlr_cursor_absolute_to_layout_coords(in->cursor, ev->device, ev->x, ev->y, &lx, &ly);
 	struct wlr_scene_node *node = wlr_scene_node_at(&s->scene->node, lx, ly, &sx, &sy);
 	struct wbc_touch_origin *o = touch_origin(in, ev->touch_id, false);
-	if (!node || node->type != WLR_SCENE_NODE_SURFACE || !o)
+	struct wlr_surface *surface = node && node->type == WLR_SCENE_NODE_SURFACE ?
+		wlr_scene_surface_from_node(node)->surface : NULL;
+	wbc_layer_click(s, surface);     /* an on-demand layer surface takes the keyboard */
+	if (!surface || !o)
 		return;                      /* nothing there, or more fingers than we track */
-	struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
 	*o = (struct wbc_touch_origin){ .server = s, .id = ev->touch_id, .down = true,
 		.x = lx - sx, .y = ly - sy };
 	o->surface_destroy.notify = handle_touch_surface_destroy;
@@ -366,6 +371,8 @@ void wbc_input_focus_surface(struct wbc_server *s, struct wlr_surface *surface,
 		bool past_grab)
 {
 	struct wlr_seat *seat = s->input.seat;
+	if (wbc_layer_keeps_keyboard(s, surface))
+		return;                      /* an exclusive layer surface has it while mapped */
 	if (!surface) {
 		if (past_grab)
 			wlr_seat_keyboard_clear_focus(seat);

@@ -21,7 +21,8 @@ static const char usage[] =
 	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
-	"           [--allow-capture] [--allow-remote] [--headless] [--allow-vt-switch]\n"
+	"           [--allow-capture] [--allow-remote] [--allow-osk] [--headless]\n"
+	"           [--allow-vt-switch]"
 	"           [--blank-after SECONDS] [--hide-cursor SECONDS] [--no-xwayland]\n"
 	"           -- APP [ARGS...]\n"
 	"\n"
@@ -83,6 +84,8 @@ static const char usage_more[] =
 	"  --allow-remote       also zwlr_virtual_pointer_manager_v1 and\n"
 	"                       zwp_virtual_keyboard_manager_v1 (e.g. for wayvnc); implies\n"
 	"                       --allow-capture\n"
+	"  --allow-osk          serve zwp_virtual_keyboard_manager_v1 alone, for an on-screen\n"
+	"                       keyboard (wvkbd) APP starts; its keys go to the focused client\n"
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
 	"\n"
@@ -339,6 +342,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			o->xwayland = false;
 		} else if (strcmp(a, "--headless") == 0) {
 			o->headless = true;
+		} else if (strcmp(a, "--allow-osk") == 0) {
+			o->allow_osk = true;
 		} else if (strcmp(a, "--allow-remote") == 0) {
 			o->allow_remote = true;
 			o->allow_capture = true;

@@ -67,6 +67,8 @@ struct wbc_options {
 	 * (implies it) adds the virtual pointer and keyboard of remote desktops (remote.c). */
 	bool allow_capture;
 	bool allow_remote;
+	/* --allow-osk: zwp_virtual_keyboard_manager_v1 alone, for on-screen keyboards (remote.c). */
+	bool allow_osk;
 	bool allow_vt_switch;            /* --allow-vt-switch: Ctrl+Alt+Fn switches VT */
 	double blank_after_s;            /* --blank-after; 0: never blank */
 	double hide_cursor_s;            /* --hide-cursor; 0: only touch hides it */

@@ -1,7 +1,9 @@
 /* --allow-remote: the virtual input protocols of remote desktops (wayvnc and the like):
  * zwlr_virtual_pointer_manager_v1 and zwp_virtual_keyboard_manager_v1, both wlroots'.
- * Their devices join the one seat exactly as libinput's do (input.c); a client that can
- * type into every other client is why this needs its own flag. */
+ * --allow-osk: the keyboard one alone, which is what an on-screen keyboard (wvkbd) needs.
+ * Their devices join the one seat exactly as libinput's do (input.c), so their keys go
+ * to the client with the keyboard focus; a client that can type into every other client
+ * is why this needs its own flag. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <wlr/types/wlr_keyboard.h>
@@ -82,18 +84,22 @@ static void handle_new_keyboard(struct wl_listener *listener, void *data)
 int wbc_remote_init(struct wbc_server *s)
 {
 	/* Globals owned by the display (destroyed with it). */
-	struct wlr_virtual_pointer_manager_v1 *pointers =
-		wlr_virtual_pointer_manager_v1_create(s->display);
+	bool pointer = s->opts->allow_remote;   /* --allow-osk alone: no pointer */
+	struct wlr_virtual_pointer_manager_v1 *pointers = pointer ?
+		wlr_virtual_pointer_manager_v1_create(s->display) : NULL;
 	struct wlr_virtual_keyboard_manager_v1 *keyboards =
 		wlr_virtual_keyboard_manager_v1_create(s->display);
 	wl_list_init(&s->remote.orphans);
-	if (!pointers || !keyboards)
+	wl_list_init(&s->remote.new_pointer.link);   /* removable without a pointer manager */
+	if ((pointer && !pointers) || !keyboards)
 		return -1;
 	s->remote.new_pointer.notify = handle_new_pointer;
-	wl_signal_add(&pointers->events.new_virtual_pointer, &s->remote.new_pointer);
+	if (pointers)
+		wl_signal_add(&pointers->events.new_virtual_pointer, &s->remote.new_pointer);
 	s->remote.new_keyboard.notify = handle_new_keyboard;
 	wl_signal_add(&keyboards->events.new_virtual_keyboard, &s->remote.new_keyboard);
-	wbc_log(WLR_DEBUG, "remote: virtual pointer and keyboard managers served");
+	wbc_log(WLR_DEBUG, "remote: virtual %s served", pointers ?
+		"pointer and keyboard managers" : "keyboard manager (--allow-osk)");
 	return 0;
 }
 

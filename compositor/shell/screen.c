@@ -17,6 +17,7 @@
 #include "capture/capture.h"
 #include "util/log.h"
 #include "capture/recording.h"
+#include "layer.h"
 #include "output-config.h"
 #include "server.h"
 #include "touch.h"
@@ -459,6 +460,7 @@ bool wbc_screen_box(struct wbc_server *s, struct wlr_box *box)
 	if (!b || wlr_box_empty(b))
 		return false;
 	*box = *b;
+	wbc_layer_usable_box(s, sc->output, box);
 	return true;
 }
 

@@ -24,6 +24,7 @@
 #include "adapter/adapter.h"
 #include "control/control.h"
 #include "decoration.h"
+#include "layer.h"
 #include "output-config.h"
 #include "util/leak-check.h"
 #include "util/log.h"
@@ -161,6 +162,8 @@ static int setup_protocols(struct wbc_server *s)
 	if (!views)
 		return fail(s, "cannot create the scene");
 	s->view_tree = &views->node;
+	if (wbc_layer_init(s) < 0)
+		return fail(s, "cannot create the layer shell");
 	s->presentation = wlr_presentation_create(s->display, s->backend);
 	if (!s->presentation)
 		return fail(s, "cannot create wp_presentation");
@@ -178,7 +181,7 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create zwlr_screencopy_manager_v1");
 	if (wbc_power_init(s) < 0)
 		return fail(s, "cannot create the output power and idle inhibit managers");
-	if (s->opts->allow_remote && wbc_remote_init(s) < 0)
+	if ((s->opts->allow_remote || s->opts->allow_osk) && wbc_remote_init(s) < 0)
 		return fail(s, "cannot create the virtual pointer and keyboard managers");
 	if (s->opts->allow_output_config && wbc_output_config_init(s) < 0)
 		return fail(s, "cannot create zwlr_output_manager_v1");
@@ -340,6 +343,7 @@ void wbc_server_finish(struct wbc_server *s)
 	wbc_control_finish(s);
 	wbc_screencopy_finish(s);
 	wbc_remote_finish(s);
+	wbc_layer_finish(s);             /* before the outputs go: it follows the layout */
 	wbc_output_config_finish(s);
 	if (!s->failed)                  /* errors are one line: no stats after them */
 		print_stats(s);

@@ -22,6 +22,7 @@ struct wbc_xwayland;
 struct wbc_hotplug;
 struct wbc_power;
 struct wbc_cursor_image;
+struct wbc_layers;
 struct wbc_output_config;
 
 /* The one APP wbc runs (launch.c). */
@@ -89,6 +90,7 @@ struct wbc_server {
 	struct wbc_screencopy *screencopy; /* --allow-capture (screencopy.c), NULL without */
 	struct wbc_hotplug *hotplug;     /* DRM uevents (hotplug.c); NULL when embedded */
 	struct wbc_power *power;         /* output power and --blank-after (power.c) */
+	struct wbc_layers *layers;       /* layer-shell (layer.c); NULL before its init */
 	struct wbc_output_config *output_config; /* --allow-output-config (output-config.c),
 	                                    NULL without */
 	struct wbc_xwayland *xwayland;   /* X11 clients (xwayland.c); NULL: --no-xwayland,
@@ -145,8 +147,9 @@ void wbc_screen_session_active(struct wbc_server *server, bool active);
  * NULL) while wbc drives it and it is lit, else the first output lit; NULL while there is
  * none. */
 struct wlr_output *wbc_screen_output_for(struct wbc_server *server, const char *name);
-/* The area toplevels fill, in layout coordinates: --outputs extend: the whole layout's;
- * mirror: the first output's (every output shows it); last: the lit output's. */
+/* The area toplevels fill, in layout coordinates, less the exclusive zones of the first
+ * lit output's layer surfaces (layer.c): --outputs extend: the whole layout's; mirror:
+ * the first output's (every output shows it); last: the lit output's. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
 /* The output called name (NULL: the one recorded by default, --record-output's, else the
  * first lit that can be captured) and its capture hook; NULL while there is none (or it
@@ -221,7 +224,8 @@ int wbc_input_init(struct wbc_server *server);
 void wbc_input_new_device(struct wbc_server *server, struct wlr_input_device *device);
 /* Keyboard focus to surface (NULL: to none). past_grab: even during a keyboard grab,
  * which otherwise keeps the focus where it is (wlroots 0.15's xdg popup grab ignores
- * every change: a grabbing popup's focus comes and goes past it, xdg.c). */
+ * every change: a grabbing popup's focus comes and goes past it, xdg.c). Nothing
+ * changes while an exclusive layer surface holds the keyboard (layer.c). */
 void wbc_input_focus_surface(struct wbc_server *server, struct wlr_surface *surface,
 		bool past_grab);
 /* The scene changed under a still pointer (a toplevel mapped, moved, went): pointer focus

@@ -133,9 +133,20 @@ static void kiosk_size(struct wbc_xdg_view *v)
 	wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
 }
 
-/* The client's own size: wlroots' initial configure says 0x0 (client's choice). */
+/* The client's own size: wlroots' initial configure says 0x0 (client's choice). A
+ * maximized or fullscreen window has the box instead, which changes with the outputs and
+ * with layer surfaces' exclusive zones: configured again only when it differs (each
+ * commit comes here). */
 static void windowed_size(struct wbc_xdg_view *v)
 {
+	const struct wlr_xdg_toplevel_configure *now = &v->xdg->toplevel->scheduled;
+	struct wlr_box box;
+	if (!(now->maximized || now->fullscreen) || !wbc_screen_box(v->base.server, &box) ||
+			(now->width == (uint32_t)box.width && now->height == (uint32_t)box.height))
+		return;
+	v->x = box.x;
+	v->y = box.y;
+	wlr_xdg_toplevel_set_size(v->xdg, (uint32_t)box.width, (uint32_t)box.height);
 }
 
 /* wlroots' scene puts the surface at minus the window geometry's offset. A geometry the
@@ -403,7 +414,10 @@ static void new_toplevel(struct wbc_server *s, struct wlr_xdg_surface *xdg)
 		v->y = box.y;
 	}
 	/* wlroots 0.15 announces the surface on its initial commit, whose configure is
-	 * scheduled but not sent yet: this size goes out with it. */
+	 * scheduled but not sent yet: this size goes out with it. A state asked for before
+	 * (maximized, fullscreen) came while the surface was not added: handled now. */
+	if (xdg->toplevel->requested.maximized || xdg->toplevel->requested.fullscreen)
+		policy(s)->request_state(v);
 	view_size(v);
 }
 

@@ -8,6 +8,8 @@
  *   key-client --pointer --cursor N   also sets its own cursor image on pointer enter,
  *                    16x16 of CURSOR_ARGB with its hotspot at (2, 3), and after N motions
  *                    prints "motions: N" and stays (the cursor with it) until killed.
+ *   Every mode prints "size W H" for each xdg_toplevel.configure with a size (the area wbc
+ *   gives it: wbc-layer-shell.sh checks that an on-screen keyboard's zone shrinks it).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -181,6 +183,19 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 
 static const struct xdg_surface_listener xs_listener = { .configure = xs_configure };
 
+static void tl_configure(void *data, struct xdg_toplevel *tl, int32_t w, int32_t h,
+		struct wl_array *states)
+{
+	if (w > 0 && h > 0)
+		printf("size %d %d\n", w, h);
+}
+
+static void tl_close(void *data, struct xdg_toplevel *tl) {}
+
+static const struct xdg_toplevel_listener tl_listener = {
+	.configure = tl_configure, .close = tl_close,
+};
+
 /* A test tool, not wbc: it exits without destroying its proxies, so LeakSanitizer is
  * turned off for this process only (wbc, which spawns it, is still leak-checked). */
 int __lsan_is_turned_off(void);
@@ -215,7 +230,9 @@ int main(int argc, char **argv)
 	c.surface = wl_compositor_create_surface(c.g.compositor);
 	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(c.g.wm_base, c.surface);
 	xdg_surface_add_listener(xs, &xs_listener, &c);
-	xdg_toplevel_set_title(xdg_surface_get_toplevel(xs), "key-client");
+	struct xdg_toplevel *tl = xdg_surface_get_toplevel(xs);
+	xdg_toplevel_add_listener(tl, &tl_listener, NULL);
+	xdg_toplevel_set_title(tl, "key-client");
 	wl_surface_commit(c.surface);
 	time_t end = time(NULL) + (c.cursor_mode ? 200 : 60);
 	bool said = false;
