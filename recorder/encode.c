@@ -14,6 +14,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
+#include <libavutil/display.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -594,6 +595,30 @@ static int start_muxer(struct wbc_encoder *e, AVDictionary **opts, char *err, si
 	return 0;
 }
 
+/* The player turns the frames (no per-frame work here): the stream's display matrix.
+ * av_display_rotation_set takes a clockwise angle (av_display_rotation_get, and so
+ * ffprobe's "rotation", gives the same matrix's counterclockwise one: -degrees). Only the mov family of
+ * muxers (mp4, mov, ...) writes it (FFmpeg 5.1); elsewhere it would silently vanish. */
+static int set_rotation(struct wbc_encoder *e, int degrees, char *err, size_t len)
+{
+	if (degrees == 0)
+		return 0;
+	int32_t *m = (int32_t *)av_stream_new_side_data(e->st, AV_PKT_DATA_DISPLAYMATRIX,
+		9 * sizeof(int32_t));
+	if (!m) {
+		wbc_errf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	av_display_rotation_set(m, (double)degrees);
+	const char *mux = e->fmt->oformat->name;
+	if (!strstr(mux, "mp4") && !strstr(mux, "mov"))
+		wbc_recorder_log_msg(e->log, WBC_RECORDER_LOG_WARNING, "container %s keeps no "
+			"rotation: players show the frames as they are, not turned %d degrees "
+			"clockwise (use .mp4 or .mov)",
+			mux, degrees);
+	return 0;
+}
+
 static int open_output(struct wbc_encoder *e, const struct wbc_encoder_config *cfg,
 		char *err, size_t len)
 {
@@ -606,7 +631,9 @@ static int open_output(struct wbc_encoder *e, const struct wbc_encoder_config *c
 		return -ENOMEM;
 	}
 	e->st->time_base = e->ctx->time_base;
-	ret = container_dict(cfg, &opts, err, len);
+	ret = set_rotation(e, cfg->rotation, err, len);
+	if (ret == 0)
+		ret = container_dict(cfg, &opts, err, len);
 	if (ret == 0)
 		ret = check_container_keys(e, opts, err, len);
 	if (ret == 0)

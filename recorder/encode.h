@@ -20,6 +20,7 @@ struct wbc_encoder_config {
 	const char *const *container_opts;
 	size_t n_container_opts;
 	uint32_t width, height, drm_format;
+	int rotation;                    /* clockwise degrees, see wbc_recorder_options */
 	/* Must outlive the encoder. */
 	const struct wbc_recorder_logger *log;
 	/* FFmpeg I/O interrupt callback (nonzero aborts blocking network

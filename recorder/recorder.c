@@ -324,6 +324,10 @@ static int check_options(const struct wbc_recorder_options *o, char *err, size_t
 		wbc_errf(err, len, "invalid frame size %ux%u", o->width, o->height);
 		return -EINVAL;
 	}
+	if (o->rotation != 0 && o->rotation != 90 && o->rotation != 180 && o->rotation != 270) {
+		wbc_errf(err, len, "invalid rotation %d (0, 90, 180 or 270)", o->rotation);
+		return -EINVAL;
+	}
 	if (!wbc_format_supported(o->format)) {
 		wbc_errf(err, len, "unsupported DRM format 0x%08x (%c%c%c%c)", o->format,
 			(char)(o->format & 0xff), (char)((o->format >> 8) & 0xff),
@@ -404,6 +408,7 @@ static int open_encoder(struct wbc_recorder *rec, const struct wbc_recorder_opti
 		.width = o->width,
 		.height = o->height,
 		.drm_format = o->format,
+		.rotation = o->rotation,
 		.log = &rec->log,
 		.interrupt = is_network_output(o->output) ? io_interrupt : NULL,
 		.interrupt_data = rec,

@@ -16,7 +16,7 @@ wbc_guest_packages=(kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2 ffmpe
 # What the tests add: the fuzzers' compiler and the real clients that are their witnesses.
 wbc_test_packages=(
 	clang-14 libclang-rt-14-dev llvm-14 wlcs
-	drm-info weston foot wayland-utils grim wf-recorder wayvnc udev seatd
+	drm-info weston foot wayland-utils grim wf-recorder wayvnc udev seatd wlr-randr
 	xwayland x11-apps x11-utils wvkbd
 )
 wbc_packages=("${wbc_build_packages[@]}" "${wbc_guest_packages[@]}" "${wbc_test_packages[@]}")

@@ -37,6 +37,7 @@ struct wbc_recording {
 	char target[4096];               /* what it records to */
 	char output[64];                 /* the output's name */
 	uint32_t width, height, format;
+	enum wl_output_transform transform; /* the output's at the start (file's rotation) */
 	uint64_t captured;               /* frames offered to the recorder */
 	bool started;                    /* a first frame was accepted */
 	bool ended;                      /* no more frames: failed, or stopping */
@@ -321,6 +322,28 @@ static enum wbc_recording_error error_kind(int recorder_errno)
 	return WBC_RECORDING_ERR_OUTPUT;    /* opening or writing the target */
 }
 
+/* The frames are the panel's picture (the CRTC's: writeback or the displayed buffer),
+ * which wlroots drew turned by the inverse of the output's transform: a player turns
+ * them back by the transform's angle (wl_output's angles are counterclockwise, the
+ * recorder's clockwise; the picture is turned the other way, so they are the same
+ * number). Flipped transforms are not kept in the file (say_started says so). */
+static int rotation_of(enum wl_output_transform t)
+{
+	switch (t) {
+	case WL_OUTPUT_TRANSFORM_90: return 90;
+	case WL_OUTPUT_TRANSFORM_180: return 180;
+	case WL_OUTPUT_TRANSFORM_270: return 270;
+	default: return 0;
+	}
+}
+
+static const char *transform_name(enum wl_output_transform t)
+{
+	static const char *const names[] = { "normal", "90", "180", "270", "flipped",
+		"flipped-90", "flipped-180", "flipped-270" };
+	return names[t & 7];
+}
+
 /* The recorder and what feeds it; r->consumer is registered already. */
 static int open_recorder(struct wbc_recording *r, const struct wbc_recording_params *p,
 		char *err, size_t len)
@@ -330,6 +353,7 @@ static int open_recorder(struct wbc_recording *r, const struct wbc_recording_par
 		.codec_opts = p->codec_opts, .n_codec_opts = p->n_codec_opts,
 		.container_opts = p->container_opts, .n_container_opts = p->n_container_opts,
 		.width = r->width, .height = r->height, .format = r->format,
+		.rotation = rotation_of(r->transform),
 		.queue_length = QUEUE_LENGTH, .log = recorder_log, .log_data = r,
 		.thread_nice = RECORDER_NICE,
 	};
@@ -366,6 +390,13 @@ static int open_recorder(struct wbc_recording *r, const struct wbc_recording_par
 	return 0;
 }
 
+/* Whether the container stores the display matrix (the mov family, FFmpeg 5.1). */
+static bool keeps_rotation(const struct wbc_recording *r)
+{
+	const char *mux = wbc_recorder_container_name(r->rec);
+	return strstr(mux, "mp4") || strstr(mux, "mov");
+}
+
 static void say_started(const struct wbc_recording *r, const char *method, double fps)
 {
 	wbc_notice("%s", method);
@@ -376,6 +407,16 @@ static void say_started(const struct wbc_recording *r, const char *method, doubl
 		wbc_recorder_codec_name(r->rec), wbc_recorder_encoder_pixel_format(r->rec),
 		wbc_recorder_container_name(r->rec), r->width, r->height, format_name(r->format),
 		rate, r->consumer.repeat_idle ? ", idle screen repeated (live output)" : "");
+	if (r->transform >= WL_OUTPUT_TRANSFORM_FLIPPED)
+		wbc_notice("recording: %s is flipped: the file shows the panel's picture (not "
+			"flipped back)", r->output);
+	else if (r->transform != WL_OUTPUT_TRANSFORM_NORMAL && keeps_rotation(r))
+		wbc_notice("recording: frames are the panel's picture; the file says to turn them "
+			"by %d degrees clockwise", rotation_of(r->transform));
+	else if (r->transform != WL_OUTPUT_TRANSFORM_NORMAL)
+		wbc_notice("recording: frames are the panel's picture, and %s keeps no rotation: "
+			"players show them as they are, not turned %d degrees clockwise (use .mp4 or "
+			".mov)", wbc_recorder_container_name(r->rec), rotation_of(r->transform));
 	if (wbc_recorder_sdp_path(r->rec))
 		wbc_notice("recording: SDP written to %s", wbc_recorder_sdp_path(r->rec));
 }
@@ -454,6 +495,7 @@ int wbc_recording_start(struct wbc_server *s, struct wlr_output *output, struct 
 	}
 	r->width = (uint32_t)output->width;
 	r->height = (uint32_t)output->height;
+	r->transform = output->transform;
 	if (!ret && p->frame_checksums && !(r->checksums = fopen(p->frame_checksums, "w"))) {
 		snprintf(err, len, "--debug-frame-checksums %s: %s", p->frame_checksums,
 			strerror(errno));
@@ -487,17 +529,33 @@ void wbc_recording_resume(struct wbc_server *s, struct wlr_output *output, struc
 		return;
 	}
 	if ((uint32_t)output->width != r->width || (uint32_t)output->height != r->height ||
-			format != r->format) {
-		char msg[200];
-		snprintf(msg, sizeof(msg), "%s came back as %dx%d 0x%08x, the recording is %ux%u "
-			"0x%08x", output->name, output->width, output->height, format, r->width,
-			r->height, r->format);
+			format != r->format || output->transform != r->transform) {
+		char msg[240];
+		snprintf(msg, sizeof(msg), "%s came back as %dx%d 0x%08x transform %s, the "
+			"recording is %ux%u 0x%08x transform %s", output->name, output->width,
+			output->height, format, transform_name(output->transform), r->width,
+			r->height, r->format, transform_name(r->transform));
 		say_error(r, msg);
 		stop(r, now_ns());
 		return;
 	}
 	wbc_notice("recording %s resumed (%s)", r->output, method);
 	wbc_capture_set_continuous(&r->consumer, true);
+}
+
+void wbc_recording_output_changed(struct wbc_server *s, struct wlr_output *output)
+{
+	struct wbc_recording *r = s->recording;
+	if (!r || r->ended || r->paused || strcmp(r->output, output->name) != 0)
+		return;
+	if ((uint32_t)output->width == r->width && (uint32_t)output->height == r->height &&
+			output->transform == r->transform)
+		return;                      /* a new scale: the frames stay as they are */
+	wbc_notice("recording %s ended: the output changed from %ux%u transform %s to %dx%d "
+		"transform %s, and a file keeps one size and rotation (start a new recording)",
+		r->output, r->width, r->height, transform_name(r->transform), output->width,
+		output->height, transform_name(output->transform));
+	finish(s, now_ns(), NULL);
 }
 
 int wbc_recording_stop(struct wbc_server *s, struct wbc_recording_status *summary)

@@ -16,6 +16,9 @@
  * the frames back, nothing is captured, the file stays open; an output of the same name
  * coming back resumes it (wbc_recording_resume), the next frame's real timestamp making
  * the gap, during which the file shows the last frame before it.
+ * The frames are the panel's picture: on a turned output (--rotate) the file says by how
+ * much a player turns them (display matrix, mp4/mov), and a change of the output's size or
+ * rotation while recording ends the recording (wbc_recording_output_changed).
  * Stopping writes the trailer with the right duration (up to the moment of the stop).
  */
 #ifndef WBC_RECORDING_H
@@ -76,6 +79,11 @@ int wbc_recording_start(struct wbc_server *server, struct wlr_output *output,
  * one line). Nothing otherwise. */
 void wbc_recording_resume(struct wbc_server *server, struct wlr_output *output,
 		struct wbc_capture *capture);
+/* output's mode or transform was changed while wbc runs (wlr-output-management): a
+ * recording of it whose frame size or rotation that changes ends now, the file complete
+ * (the "wbc: rec final" line printed), said in one line; a new scale changes nothing
+ * (the frames are the panel's pixels). Nothing for other outputs. */
+void wbc_recording_output_changed(struct wbc_server *server, struct wlr_output *output);
 /* Stop now, print the "wbc: rec final ..." line, fill *summary (may be NULL) and free.
  * -1 when there is no recording. */
 int wbc_recording_stop(struct wbc_server *server, struct wbc_recording_status *summary);

@@ -5,7 +5,8 @@
  * arms writeback (or, where the output has no writeback, is copied after its flip), and
  * the pixels are copied from that frame into the client's wl_shm buffer.
  *
- *   buffer    the output's mode (or the clipped region) in the capture's format, as
+ *   buffer    the output's mode (or the clipped region, given in logical coordinates,
+ *             turned and scaled to the panel's pixels) in the capture's format, as
  *             wl_shm format, stride width * 4; no linux_dmabuf: only wl_shm is taken
  *   copy      a frame of the next commit (an idle screen is re-committed to get one)
  *   copy_with_damage  waits until the output shows new content (a wlroots commit with a
@@ -22,6 +23,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,6 +336,23 @@ static uint32_t frame_format(struct wbc_screencopy *sc, struct wlr_output *outpu
 	return format;
 }
 
+/* A region in the output's logical coordinates to its buffer's pixels (the frames are the
+ * panel's picture, as the buffer): scaled to buffer-sized coordinates of the turned
+ * picture, then turned back by the inverse of the output's transform, as wlroots' own
+ * screencopy does. The edges round outwards: a region never loses a partly covered pixel. */
+static void region_to_buffer(struct wlr_output *output, const struct wlr_box *region,
+		struct wlr_box *out)
+{
+	double scale = output->scale > 0 ? output->scale : 1;
+	int x0 = (int)floor(region->x * scale), y0 = (int)floor(region->y * scale);
+	int x1 = (int)ceil((region->x + (double)region->width) * scale);
+	int y1 = (int)ceil((region->y + (double)region->height) * scale);
+	struct wlr_box scaled = { x0, y0, x1 - x0, y1 - y0 };
+	int tw, th;                      /* the turned picture's size in buffer pixels */
+	wlr_output_transformed_resolution(output, &tw, &th);
+	wlr_box_transform(out, &scaled, wlr_output_transform_invert(output->transform), tw, th);
+}
+
 static void capture_region(struct wl_client *client, struct wl_resource *manager_resource,
 		uint32_t id, int32_t overlay_cursor, struct wl_resource *output_resource,
 		const struct wlr_box *region)
@@ -370,14 +389,10 @@ static void capture_region(struct wl_client *client, struct wl_resource *manager
 	}
 	f->output = output;
 	wl_signal_add(&output->events.destroy, &f->output_destroy);
-	/* Logical coordinates to buffer pixels (wbc's outputs are untransformed). */
 	struct wlr_box full = { 0, 0, output->width, output->height };
 	struct wlr_box want = full;
-	if (region) {
-		float scale = output->scale > 0 ? output->scale : 1;
-		want = (struct wlr_box){ (int)(region->x * scale), (int)(region->y * scale),
-			(int)(region->width * scale), (int)(region->height * scale) };
-	}
+	if (region)
+		region_to_buffer(output, region, &want);
 	if (!wlr_box_intersection(&f->box, &full, &want)) {
 		frame_fail(f, "the region is outside the output");
 		return;

@@ -16,6 +16,7 @@
 static const char usage[] =
 	"usage: wbc [--device PATH] [--mode WxH[@Hz]] [--duration SECONDS] [-v] [-h] [--version]\n"
 	"           [--output NAME] [--outputs extend|mirror|last] [--record-output NAME]\n"
+	"           [--rotate 0|90|180|270] [--scale N] [--allow-output-config]\n"
 	"           [--screenshot-after SECONDS FILE.ppm]...\n"
 	"           [--record PATH|URL [--codec NAME] [--codec-opt KEY=VALUE]... [--container NAME]\n"
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
@@ -88,6 +89,15 @@ static const char usage_more[] =
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
 	"\n"
+	"Rotation and scale (every output):\n"
+	"  --rotate 0|90|180|270  turn the picture by this many degrees on every output\n"
+	"                       (wl_output transform: a portrait panel; APP gets the\n"
+	"                       turned size and touchscreens follow)\n"
+	"  --scale N            output scale (e.g. 2: APP gets half the size in logical\n"
+	"                       pixels and draws at N times that; default 1)\n"
+	"  --allow-output-config  serve wlr-output-management (wlr-randr): clients may list\n"
+	"                       the outputs and change their mode, rotation and scale\n"
+	"\n"
 	"X11 applications:\n"
 	"  --no-xwayland        do not offer X11: no Xwayland, no DISPLAY for APP (default:\n"
 	"                       DISPLAY is set and Xwayland starts when an X client connects)\n"
@@ -154,6 +164,33 @@ static bool parse_mode(const char *s, struct wbc_options *o)
 	return true;
 }
 
+static bool parse_rotate(const char *s, int *out)
+{
+	static const char *const ok[] = { "0", "90", "180", "270" };
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(s, ok[i]) == 0) {
+			*out = i * 90;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Scales outside this range make no sense for a screen (and wlroots takes any > 0). */
+#define MIN_SCALE 0.25
+#define MAX_SCALE 8.0
+
+static bool parse_scale(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < MIN_SCALE || v > MAX_SCALE)
+		return false;
+	*out = v;
+	return true;
+}
+
 __attribute__((format(printf, 1, 2)))
 static enum wbc_parse_result fail(const char *fmt, ...)
 {
@@ -212,6 +249,17 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			if (!next || !parse_mode(next, o))
 				return fail("--mode wants WxH or WxH@Hz, got '%s'", next ? next : "");
 			i++;
+		} else if (strcmp(a, "--rotate") == 0) {
+			if (!next || !parse_rotate(next, &o->rotate))
+				return fail("--rotate wants 0, 90, 180 or 270, got '%s'", next ? next : "");
+			i++;
+		} else if (strcmp(a, "--scale") == 0) {
+			if (!next || !parse_scale(next, &o->scale))
+				return fail("--scale wants a number from %g to %g, got '%s'", MIN_SCALE,
+					MAX_SCALE, next ? next : "");
+			i++;
+		} else if (strcmp(a, "--allow-output-config") == 0) {
+			o->allow_output_config = true;
 		} else if (strcmp(a, "--duration") == 0) {
 			if (!next || !parse_seconds(next, &o->duration_s))
 				return fail("--duration wants SECONDS (0 to %d), got '%s'", MAX_SECONDS,

@@ -40,6 +40,12 @@ struct wbc_options {
 	int32_t mode_width, mode_height;
 	int32_t mode_refresh_mhz;        /* 0: any refresh */
 	double duration_s;               /* --duration; 0: until APP exits or a signal */
+	/* --rotate: degrees (0, 90, 180, 270) the picture is turned on every output, as
+	 * wl_output's transform (a portrait panel); --scale: the outputs' scale (0: 1). */
+	int rotate;
+	double scale;
+	/* --allow-output-config: serve wlr-output-management (wlr-randr) to clients. */
+	bool allow_output_config;
 	bool verbose;
 	size_t n_screenshots;
 	struct wbc_screenshot_request screenshots[WBC_MAX_SCREENSHOTS];

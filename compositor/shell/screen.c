@@ -18,6 +18,7 @@
 #include "util/log.h"
 #include "capture/recording.h"
 #include "layer.h"
+#include "output-config.h"
 #include "server.h"
 #include "touch.h"
 #include "view.h"
@@ -92,9 +93,10 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	wbc_touch_remap(s);          /* off the output before it is freed */
 	if (!s->finishing)
 		wbc_view_fit_all(s); /* the area APP spans may have shrunk */
+	wbc_output_config_update(s);
 }
 
-static void describe_modes(struct wlr_output *output, char *buf, size_t len)
+void wbc_screen_describe_modes(struct wlr_output *output, char *buf, size_t len)
 {
 	size_t used = 0;
 	struct wlr_output_mode *m;
@@ -134,6 +136,7 @@ static int start_recording(struct wbc_server *s, struct wbc_screen *sc)
 }
 
 static struct wlr_output_mode *find_mode(struct wbc_server *s, struct wlr_output *output);
+static void say_output(struct wlr_output *output, const char *what);
 
 static struct wlr_output_mode *pick_mode(struct wbc_server *s, struct wlr_output *output)
 {
@@ -145,7 +148,7 @@ static struct wlr_output_mode *pick_mode(struct wbc_server *s, struct wlr_output
 		return m;
 	/* Plugged in while running (another monitor, maybe): better its own mode than none. */
 	char have[256];
-	describe_modes(output, have, sizeof(have));
+	wbc_screen_describe_modes(output, have, sizeof(have));
 	wbc_notice("%s has no mode %dx%d%s (it has: %s): using its preferred mode", output->name,
 		o->mode_width, o->mode_height, o->mode_refresh_mhz ? " at that refresh" : "", have);
 	return wlr_output_preferred_mode(output);
@@ -228,7 +231,7 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 		struct wlr_output_mode *mode = pick_mode(s, output);
 		if (!mode) {
 			char have[256];
-			describe_modes(output, have, sizeof(have));
+			wbc_screen_describe_modes(output, have, sizeof(have));
 			wbc_log(WLR_ERROR, "no mode %dx%d%s on %s (it has: %s)", s->opts->mode_width,
 				s->opts->mode_height, s->opts->mode_refresh_mhz ? " at that refresh" : "",
 				output->name, have);
@@ -237,6 +240,11 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 		}
 		wlr_output_set_mode(output, mode);
 	}
+	/* Backend-optional state for the adapter: wlr_scene draws turned and scaled into
+	 * a buffer of the mode's size, so the CRTC shows (and writeback takes) the panel's
+	 * picture. */
+	wlr_output_set_transform(output, wbc_transform_of(s->opts->rotate));
+	wlr_output_set_scale(output, s->opts->scale > 0 ? (float)s->opts->scale : 1.0f);
 	wlr_output_enable(output, true);
 	if (!wlr_output_commit(output)) {
 		wbc_log(WLR_ERROR, "%s: cannot light up the display (run with -v for details)",
@@ -270,12 +278,52 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 			return;
 		}
 	}
-	wbc_log(WLR_INFO, "%s: %dx%d@%.3f Hz", output->name, output->width, output->height,
-		output->refresh / 1000.0);
+	say_output(output, "");
 	if (s->running)
 		rescan_surface_outputs(s);
 	wbc_touch_remap(s);
 	wbc_view_fit_all(s);
+	wbc_output_config_update(s);
+}
+
+enum wl_output_transform wbc_transform_of(int degrees)
+{
+	switch (degrees) {
+	case 90: return WL_OUTPUT_TRANSFORM_90;
+	case 180: return WL_OUTPUT_TRANSFORM_180;
+	case 270: return WL_OUTPUT_TRANSFORM_270;
+	default: return WL_OUTPUT_TRANSFORM_NORMAL;
+	}
+}
+
+/* "NAME: WxH@Hz" (a -v line), with the transform, scale and logical size where they are
+ * not the identity, or when they changed (then shown without -v: what the user or a
+ * client asked for). */
+static void say_output(struct wlr_output *output, const char *what)
+{
+	static const char *const names[] = { "normal", "90", "180", "270", "flipped",
+		"flipped-90", "flipped-180", "flipped-270" };
+	int w, h;
+	wlr_output_effective_resolution(output, &w, &h);
+	if (output->transform == WL_OUTPUT_TRANSFORM_NORMAL && output->scale == 1.0f &&
+			!what[0]) {
+		wbc_log(WLR_INFO, "%s: %dx%d@%.3f Hz", output->name, output->width,
+			output->height, output->refresh / 1000.0);
+		return;
+	}
+	wbc_notice("%s: %s%dx%d@%.3f Hz, transform %s, scale %g: %dx%d logical", output->name,
+		what, output->width, output->height, output->refresh / 1000.0,
+		names[output->transform & 7], (double)output->scale, w, h);
+}
+
+void wbc_screen_changed(struct wbc_server *s, struct wlr_output *output)
+{
+	say_output(output, "now ");
+	wbc_recording_output_changed(s, output);
+	wbc_touch_remap(s);
+	wbc_view_fit_all(s);
+	wlr_output_schedule_frame(output);
+	wbc_output_config_update(s);
 }
 
 bool wbc_screen_set_power(struct wbc_server *s, struct wlr_output *output, bool on)

@@ -25,6 +25,7 @@
 #include "control/control.h"
 #include "decoration.h"
 #include "layer.h"
+#include "output-config.h"
 #include "util/leak-check.h"
 #include "util/log.h"
 #include "capture/recording.h"
@@ -182,6 +183,8 @@ static int setup_protocols(struct wbc_server *s)
 		return fail(s, "cannot create the output power and idle inhibit managers");
 	if ((s->opts->allow_remote || s->opts->allow_osk) && wbc_remote_init(s) < 0)
 		return fail(s, "cannot create the virtual pointer and keyboard managers");
+	if (s->opts->allow_output_config && wbc_output_config_init(s) < 0)
+		return fail(s, "cannot create zwlr_output_manager_v1");
 	return 0;
 }
 
@@ -341,6 +344,7 @@ void wbc_server_finish(struct wbc_server *s)
 	wbc_screencopy_finish(s);
 	wbc_remote_finish(s);
 	wbc_layer_finish(s);             /* before the outputs go: it follows the layout */
+	wbc_output_config_finish(s);
 	if (!s->failed)                  /* errors are one line: no stats after them */
 		print_stats(s);
 	wbc_screenshots_finish(s);

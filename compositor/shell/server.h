@@ -23,6 +23,7 @@ struct wbc_hotplug;
 struct wbc_power;
 struct wbc_cursor_image;
 struct wbc_layers;
+struct wbc_output_config;
 
 /* The one APP wbc runs (launch.c). */
 struct wbc_child {
@@ -90,6 +91,8 @@ struct wbc_server {
 	struct wbc_hotplug *hotplug;     /* DRM uevents (hotplug.c); NULL when embedded */
 	struct wbc_power *power;         /* output power and --blank-after (power.c) */
 	struct wbc_layers *layers;       /* layer-shell (layer.c); NULL before its init */
+	struct wbc_output_config *output_config; /* --allow-output-config (output-config.c),
+	                                    NULL without */
 	struct wbc_xwayland *xwayland;   /* X11 clients (xwayland.c); NULL: --no-xwayland,
 	                                    embedded, or Xwayland unavailable */
 	struct {                         /* --allow-remote (remote.c); the managers are the display's */

@@ -3,7 +3,11 @@
  * holds (wlroots would otherwise spread an unmapped device over the whole layout). The
  * output is the one named by the device's WL_OUTPUT udev property (libinput's output
  * name) while wbc drives it, else the first output, which APP fills. Mapped again
- * whenever an output comes or goes, so the cursor never keeps a gone output. */
+ * whenever an output comes or goes, so the cursor never keeps a gone output.
+ * A touchscreen is fixed to its panel: its 0..1 coordinates are the panel's, unturned.
+ * wlr_cursor (0.15) turns a touch event's point by its mapped output's transform before
+ * emitting it, so wbc maps it as it comes (wbc-touch-rotated: turning it again here put
+ * fingers at the 180-degree point of a 90-degree screen). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>

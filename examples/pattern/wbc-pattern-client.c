@@ -58,6 +58,7 @@ struct options {
 	bool print_frames;
 	uint32_t margin;   /* px of "shadow" around the window geometry */
 	bool print_configure;
+	uint32_t buffer_scale; /* buffers this many times the configured size; 0: 1 */
 };
 
 struct client {
@@ -218,7 +219,8 @@ static bool buffer_create(struct client *c, struct buffer *b, uint32_t width,
 static struct buffer *get_buffer(struct client *c)
 {
 	struct buffer *spare = NULL;
-	uint32_t w = c->width + 2 * c->opt.margin, h = c->height + 2 * c->opt.margin;
+	uint32_t bs = c->opt.buffer_scale ? c->opt.buffer_scale : 1;
+	uint32_t w = c->width * bs + 2 * c->opt.margin, h = c->height * bs + 2 * c->opt.margin;
 	for (int i = 0; i < NUM_BUFFERS; i++) {
 		struct buffer *b = &c->buffers[i];
 		if (b->busy)
@@ -250,7 +252,7 @@ static void draw(struct client *c, struct buffer *b, uint32_t frame)
 			(int32_t)c->width, (int32_t)c->height);
 	}
 	wbc_pattern_draw((char *)b->data + (size_t)m * b->stride + m * 4u, b->stride,
-		c->width, c->height, frame);
+		b->width - 2 * m, b->height - 2 * m, frame);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -299,6 +301,8 @@ static void maybe_draw(struct client *c)
 		xdg_surface_ack_configure(c->xdg_surface, c->ack_serial);
 		c->ack_pending = false;
 	}
+	if (c->opt.buffer_scale > 1)
+		wl_surface_set_buffer_scale(c->surface, (int32_t)c->opt.buffer_scale);
 	wl_surface_attach(c->surface, b->wl, 0, 0);
 	if (c->compositor_version >= WL_SURFACE_DAMAGE_BUFFER_SINCE_VERSION)
 		wl_surface_damage_buffer(c->surface, 0, 0, (int32_t)b->width,
@@ -462,13 +466,16 @@ static void usage(FILE *f)
 		"                    client-side shadow): the pattern fills the geometry\n"
 		"  --print-configure print \"configure W H\" to stdout for every toplevel\n"
 		"                    configure (0 0: the client's choice)\n"
+		"  --buffer-scale N  draw buffers N times the configured size, with\n"
+		"                    wl_surface.set_buffer_scale N (a scaled output)\n"
 		"  --help            show this help\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *opt)
 {
 	enum { OPT_FRAMES = 1, OPT_STATIC, OPT_DURATION, OPT_FPS_LOG,
-	       OPT_PRINT_FRAMES, OPT_MARGIN, OPT_PRINT_CONFIGURE, OPT_HELP };
+	       OPT_PRINT_FRAMES, OPT_MARGIN, OPT_PRINT_CONFIGURE, OPT_BUFFER_SCALE,
+	       OPT_HELP };
 	static const struct option longopts[] = {
 		{ "frames", required_argument, NULL, OPT_FRAMES },
 		{ "static", no_argument, NULL, OPT_STATIC },
@@ -477,6 +484,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "print-frames", no_argument, NULL, OPT_PRINT_FRAMES },
 		{ "margin", required_argument, NULL, OPT_MARGIN },
 		{ "print-configure", no_argument, NULL, OPT_PRINT_CONFIGURE },
+		{ "buffer-scale", required_argument, NULL, OPT_BUFFER_SCALE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -531,6 +539,17 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			opt->margin = (uint32_t)n;
 			break;
 		}
+		case OPT_BUFFER_SCALE: {
+			errno = 0;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (errno || !end || *end || n < 1 || n > 8 || optarg[0] == '-') {
+				fprintf(stderr, PROG ": --buffer-scale needs 1 to 8, got '%s'\n",
+					optarg);
+				return -1;
+			}
+			opt->buffer_scale = (uint32_t)n;
+			break;
+		}
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);
@@ -541,6 +560,10 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	}
 	if (optind < argc) {
 		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (opt->buffer_scale > 1 && opt->margin) {
+		fprintf(stderr, PROG ": --buffer-scale and --margin are mutually exclusive\n");
 		return -1;
 	}
 	if (opt->is_static && opt->frames) {

@@ -139,6 +139,13 @@ struct wbc_recorder_options {
 	/* Frame size in pixels and DRM fourcc (DRM_FORMAT_XRGB8888, ...),
 	 * fixed for the recording; see wbc_recorder_format_supported(). */
 	uint32_t width, height, format;
+	/* Degrees (0, 90, 180, 270) a player is to turn each frame clockwise
+	 * to show it upright: written as the stream's display matrix
+	 * (ffprobe shows it as "rotation" side data, of the opposite sign).
+	 * Frames are encoded as given. Only the MP4/MOV muxers store it;
+	 * with another container create() logs a warning and the file shows
+	 * the frames unturned. Any other value fails create(). */
+	int rotation;
 	/* Maximum number of frames waiting for the worker; a submit beyond
 	 * that is dropped (-EAGAIN). 0: 4. This does not count the frame
 	 * being encoded, frames the encoder still references, or releases

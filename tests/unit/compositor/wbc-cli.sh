@@ -63,6 +63,12 @@ bad 2 "--record needs a PATH or URL" -- --record "" -- "$app"
 bad 2 "--record needs a PATH or URL" -- --record
 bad 2 "'bogus'" -- "${R[@]}" --capture bogus -- "$app"
 bad 2 "'640'" -- --mode 640 -- "$app"
+bad 2 "--rotate wants 0, 90, 180 or 270, got '45'" -- --rotate 45 -- "$app"
+bad 2 "--rotate wants 0, 90, 180 or 270, got '-90'" -- --rotate -90 -- "$app"
+bad 2 "--rotate wants 0, 90, 180 or 270, got ''" -- --rotate
+bad 2 "--scale wants a number from 0.25 to 8, got '0'" -- --scale 0 -- "$app"
+bad 2 "--scale wants a number from 0.25 to 8, got 'nan'" -- --scale nan -- "$app"
+bad 2 "--scale wants a number from 0.25 to 8, got '9'" -- --scale 9 -- "$app"
 bad 2 "'640x'" -- --mode 640x -- "$app"
 bad 2 "'x480'" -- --mode x480 -- "$app"
 bad 2 "'640x480@'" -- --mode 640x480@ -- "$app"

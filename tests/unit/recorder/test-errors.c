@@ -151,6 +151,9 @@ static void test_bad_options(void **state)
 	o.width = 0;
 	expect_create_error(&o, EINVAL, (const char *const[]){ "invalid frame size 0x240", NULL });
 	o = tu_options(path);
+	o.rotation = 45;
+	expect_create_error(&o, EINVAL, (const char *const[]){ "invalid rotation 45", NULL });
+	o = tu_options(path);
 	o.format = DRM_FORMAT_NV12;
 	expect_create_error(&o, EINVAL, (const char *const[]){ "unsupported DRM format", "NV12", NULL });
 	o = tu_options(path);

@@ -10,6 +10,12 @@
  *                           damage + ready at once; again after a copy on the unchanged
  *                           screen: nothing for 2 s (it waits for new content), then
  *                           destroyed while waiting
+ *   screencopy-check region-90
+ *                           on an output of mode 640x480 turned 90 degrees (480x640
+ *                           logical): capture_output_region (10, 20, 200x100), in logical
+ *                           coordinates, is a 100x200 buffer equal to the whole buffer's
+ *                           crop (20, 270) 100x200: logical (x, y) is the panel's
+ *                           (y, 479 - x) (wlroots' drawing; wbc-rotate checks it by pixels)
  *   screencopy-check bad stride|format|size|twice
  *                           a wrong buffer (or a second copy) must end the connection with
  *                           zwlr_screencopy_frame_v1 error invalid_buffer (already_used)
@@ -362,16 +368,48 @@ static int check_unplug(const char *marker)
 	return 0;
 }
 
+static int check_region_90(void)
+{
+	struct wl_display *dpy;
+	struct globals g;
+	connect_globals(&dpy, &g);
+	struct frame whole;
+	copy_whole(dpy, &g, g.manager, &whole, false);
+	frame_wait(dpy, &whole, -1);
+	printf("whole buffer: %ux%u\n", whole.width, whole.height);
+	if (!whole.ready || whole.width != 640 || whole.height != 480)
+		fail("%s", "the whole output is not a 640x480 buffer (the panel's)");
+	const int32_t box[4] = { 10, 20, 200, 100 };
+	struct frame part;
+	frame_start(dpy, &g, g.manager, box, &part);
+	printf("region buffer: %ux%u stride %u\n", part.width, part.height, part.stride);
+	if (part.width != 100 || part.height != 200 || part.stride != 400)
+		fail("%s", "the region's buffer is not 100x200, stride 400");
+	zwlr_screencopy_frame_v1_copy(part.proxy, make_buffer(&g, &part, part.format, 100, 200,
+		400));
+	frame_wait(dpy, &part, -1);
+	if (!part.ready)
+		fail("%s", "the region copy failed");
+	for (int y = 0; y < 200; y++)
+		if (memcmp((char *)part.pixels + y * 400, (char *)whole.pixels +
+				(size_t)(y + 270) * whole.stride + 20 * 4, 400) != 0)
+			fail("row %d of the region differs from the crop (20,270) 100x200", y);
+	printf("region: equals the crop (20,270) 100x200 of the whole buffer\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);    /* lines survive a sanitizer's exit */
 	if (argc == 2 && strcmp(argv[1], "good") == 0)
 		return check_good();
+	if (argc == 2 && strcmp(argv[1], "region-90") == 0)
+		return check_region_90();
 	if (argc == 3 && strcmp(argv[1], "bad") == 0)
 		return check_bad(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "unplug") == 0)
 		return check_unplug(argv[2]);
-	fprintf(stderr, "usage: screencopy-check good | bad stride|format|size|twice | "
+	fprintf(stderr, "usage: screencopy-check good | region-90 | bad stride|format|size|twice | "
 		"unplug FILE\n");
 	return 2;
 }

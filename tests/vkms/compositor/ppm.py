@@ -3,7 +3,14 @@
    ppm.py diff FILE FILE      -> fraction of pixels that differ
    ppm.py size FILE           -> WxH
    ppm.py box FILE RRGGBB     -> "X Y W H N": bounding box of the pixels of that colour
-                                 and how many there are ("none" if there are none)"""
+                                 and how many there are ("none" if there are none)
+   ppm.py unturn FILE T OUT   -> writes OUT: the panel's picture FILE (a writeback frame)
+                                 of an output with wl_output transform T (0, 90, 180,
+                                 270) turned back into the logical picture, the way
+                                 wlroots draws it: logical pixel (x, y) of a W x H
+                                 picture is the panel's wlr_box_transform by the inverse
+                                 transform (90: x' = y, y' = W-1-x; 270: x' = H-1-y,
+                                 y' = x)"""
 import sys
 
 
@@ -30,8 +37,27 @@ def load(path):
     return w, h, px
 
 
+def unturn(path, t, dst):
+    w, h, px = load(path)
+    rows = [[px[(y * w + x) * 3:(y * w + x) * 3 + 3] for x in range(w)] for y in range(h)]
+    if t in (90, 270):
+        lw, lh = h, w
+    else:
+        lw, lh = w, h
+    at = {0: lambda x, y: rows[y][x],
+          90: lambda x, y: rows[lw - 1 - x][y],
+          180: lambda x, y: rows[lh - 1 - y][lw - 1 - x],
+          270: lambda x, y: rows[x][lh - 1 - y]}[t]
+    out = b''.join(at(x, y) for y in range(lh) for x in range(lw))
+    with open(dst, 'wb') as f:
+        f.write(b'P6\n%d %d\n255\n' % (lw, lh) + out)
+
+
 def main():
     cmd = sys.argv[1]
+    if cmd == 'unturn':
+        unturn(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        return
     if cmd == 'size':
         w, h, _ = load(sys.argv[2])
         print('%dx%d' % (w, h))

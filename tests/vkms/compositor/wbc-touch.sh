@@ -16,6 +16,11 @@
 #     (max,max) at x 1279.9 and the middle at x 640. Then a touchscreen whose udev
 #     WL_OUTPUT names Virtual-2 covers that output alone: its corners are (640,0) and
 #     (1279.9375,479.9375) of the client.
+#  wbc-touch.sh rotated (wbc-touch-rotated): --rotate 90, a 480x640 client (the turned
+#     screen): the touchscreen is fixed to the 640x480 panel, whose pixel (px, py) shows
+#     the client's (480 - py, px) (how wlroots draws turned: wbc-rotate checks those
+#     pixels against the client's), so fingers at panel points land there; then the same
+#     with the output turned by wlr-randr (--allow-output-config) before the client starts.
 # Needs systemd-udevd in the guest (with-udev.sh) for libinput to see the device.
 . "$(dirname "$0")/lib.sh"
 mode=${1:-one-output}
@@ -31,6 +36,8 @@ if [ "$mode" = two-outputs ]; then
 	trap 'echo detect >/sys/class/drm/card0-Virtual-2/status' EXIT
 	note "Virtual-2: $(cat /sys/class/drm/card0-Virtual-2/status), $(wc -l </sys/class/drm/card0-Virtual-2/modes) modes"
 fi
+wbc_args=()                          # more wbc options for touch_run
+app_first=                           # a shell command APP runs before touch-client
 
 # touch_run NAME CLIENT-ARGS: wbc with touch-client CLIENT-ARGS writing $out/NAME, and a
 # touchscreen playing stdin once the client is shown.
@@ -46,7 +53,8 @@ touch_run() {
 	local player=$!
 	sleep 1
 	udevadm settle --timeout=10
-	wbc -v --mode 640x480 -- sh -c "\"$WBC_TEST_BIN/touch-client\" $* >\"$out/$name\"" \
+	wbc -v --mode 640x480 "${wbc_args[@]}" -- \
+		sh -c "$app_first \"$WBC_TEST_BIN/touch-client\" $* >\"$out/$name\"" \
 		>"$out/$name.log" 2>&1
 	local rc=$?
 	wait $player
@@ -102,6 +110,39 @@ PY
 # Device units of a surface pixel (touch_run's screen covers 640x480 from 1000,500).
 dx() { echo $((1000 + 16 * $1)); }
 dy() { echo $((500 + 16 * $1)); }
+
+# rotated_touches NAME: touch_run NAME with the points of the rotated case, checked.
+rotated_touches() {
+	touch_run "$1" --size 480x640 2 <<EOF
+down 0 $(dx 100) $(dy 75)
+sync
+move 0 $(dx 330) $(dy 250)
+sync
+up 0
+sync
+down 0 $(dx 600) $(dy 400)
+sync
+up 0
+sync
+EOF
+	expect "$out/$1" "down A 405 100" frame "motion A 230 330" frame "up A" frame \
+		"down B 80 600" frame "up B" frame || fail "$1: the touches on the turned screen"
+}
+
+if [ "$mode" = rotated ]; then
+	wbc_args=(--rotate 90)
+	rotated_touches rotated
+	grep -aq 'wbc: Virtual-1: 640x480@[0-9.]* Hz, transform 90, scale 1: 480x640 logical' \
+		"$out/rotated.log" || fail "wbc did not say the output is turned"
+	# The same turn made by wlr-randr while wbc runs: touch follows the new transform.
+	wbc_args=(--allow-output-config)
+	app_first="wlr-randr --output Virtual-1 --transform 90 || exit 9;"
+	rotated_touches randr
+	grep -aq 'wbc: Virtual-1: now 640x480@[0-9.]* Hz, transform 90, scale 1: 480x640 logical' \
+		"$out/randr.log" || fail "wlr-randr did not turn the output"
+	echo PASS
+	exit 0
+fi
 
 touch_run full "${size[@]}" 5 <<EOF
 down 0 1000 500
