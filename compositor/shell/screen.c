@@ -114,13 +114,14 @@ void wbc_screen_describe_modes(struct wlr_output *output, char *buf, size_t len)
 		snprintf(buf + used, len - used, " ...");
 }
 
-/* --record: the first output is recorded from its first frame; a recording paused
- * because this output went away goes on. */
-static int start_recording(struct wbc_server *s, struct wbc_screen *sc)
+/* --record: output is recorded from its first frame; a recording paused because this
+ * output went away goes on. */
+static int start_recording(struct wbc_server *s, struct wlr_output *output,
+		struct wbc_capture *capture)
 {
 	const struct wbc_options *o = s->opts;
 	if (s->recording)
-		wbc_recording_resume(s, sc->output, sc->capture);
+		wbc_recording_resume(s, output, capture);
 	if (!o->record || s->recording)
 		return 0;
 	struct wbc_recording_params p = { .target = o->record, .codec = o->codec,
@@ -129,7 +130,7 @@ static int start_recording(struct wbc_server *s, struct wbc_screen *sc)
 		.n_container_opts = o->n_container_opts, .fps = o->fps,
 		.frame_checksums = o->frame_checksums };
 	char err[16384];                 /* an unknown codec's message lists every encoder */
-	if (wbc_recording_start(s, sc->output, sc->capture, &p, err, sizeof(err)) == 0)
+	if (wbc_recording_start(s, output, capture, &p, err, sizeof(err)) == 0)
 		return 0;
 	wbc_log(WLR_ERROR, "%s", err);
 	return -1;
@@ -271,9 +272,12 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 		sc->capture = wbc_capture_create(output);
 		if (sc->capture && s->opts->capture == WBC_CAPTURE_FORCE_READBACK)
 			wbc_capture_set_method(sc->capture, WBC_CAPTURE_READBACK);
-		if (sc->capture && recorded(s, output))
+		/* Plugged in while running: what is recorded may be this one (at start:
+		 * wbc_screen_start_capture, once every output is there). */
+		bool rec = sc->capture && s->running && recorded(s, output);
+		if (rec)
 			wbc_screenshots_attach(s, sc->capture);
-		if (sc->capture && recorded(s, output) && start_recording(s, sc) < 0) {
+		if (rec && start_recording(s, output, sc->capture) < 0) {
 			wbc_server_stop(s, 1);
 			return;
 		}
@@ -370,6 +374,32 @@ void wbc_screen_session_active(struct wbc_server *s, bool active)
 	 * one still connected keeps its CRTC lit; one gone is removed and turned off. */
 	if (active)
 		wbc_adapter_reprobe(s->adapter);
+}
+
+int wbc_screen_start_capture(struct wbc_server *s)
+{
+	const char *name = s->opts->record_output;
+	struct wbc_screen *sc;
+	bool found = !name;
+	wl_list_for_each(sc, &s->screens, link)
+		found = found || strcmp(sc->output->name, name) == 0;
+	if (!found) {
+		char have[256] = "";
+		wl_list_for_each(sc, &s->screens, link) {
+			size_t used = strlen(have);
+			snprintf(have + used, sizeof(have) - used, "%s%s", used ? " " : "",
+				sc->output->name);
+		}
+		wbc_log(WLR_ERROR, "--record-output %s: no such output (wbc drives: %s)", name,
+			have);
+		return -1;
+	}
+	struct wlr_output *output;
+	struct wbc_capture *capture = wbc_screen_capture(s, NULL, &output);
+	if (!capture)
+		return 0;
+	wbc_screenshots_attach(s, capture);
+	return start_recording(s, output, capture);
 }
 
 struct wbc_capture *wbc_screen_capture(struct wbc_server *s, const char *name,

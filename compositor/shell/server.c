@@ -288,6 +288,8 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 			wbc_log(WLR_ERROR, "no connected display on %s", s->kms->path);
 		return fail(s, NULL);
 	}
+	if (wbc_screen_start_capture(s) < 0)
+		return fail(s, NULL);
 	wbc_log(WLR_INFO, "WAYLAND_DISPLAY=%s", socket);
 	if (wbc_launch_spawn(s, opts->app_argv) < 0)
 		return fail(s, NULL);

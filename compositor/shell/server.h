@@ -151,6 +151,11 @@ struct wlr_output *wbc_screen_output_for(struct wbc_server *server, const char *
  * lit output's layer surfaces (layer.c): --outputs extend: the whole layout's; mirror:
  * the first output's (every output shows it); last: the lit output's. */
 bool wbc_screen_box(struct wbc_server *server, struct wlr_box *box);
+/* Once the outputs wbc starts with are up, before APP: --screenshot-after and --record
+ * take the output recorded (wbc_screen_capture's default; --outputs last: the one lit).
+ * -1 (said in one line) when --record-output names no output or the recording cannot
+ * start. */
+int wbc_screen_start_capture(struct wbc_server *server);
 /* The output called name (NULL: the one recorded by default, --record-output's, else the
  * first lit that can be captured) and its capture hook; NULL while there is none (or it
  * is off for --outputs last). */

@@ -11,7 +11,9 @@
 #     is refused in one line, status 1.
 #  2. mirror with --record-output Virtual-2: both lit, each showing the 640x480 client
 #     exactly; the recording is Virtual-2's and decodes to the client's frames exactly.
-#  3. last: only Virtual-2 (connected last) lit and showing the client, Virtual-1 off;
+#     --record-output of an output wbc does not drive: one line, status 1, APP not run.
+#  3. last: only Virtual-2 (connected last) lit, showing the client and recorded,
+#     Virtual-1 off;
 #     when Virtual-2 is unplugged (forced off, and card0's change uevent), Virtual-1 is
 #     lit again and shows the client.
 . "$(dirname "$0")/lib.sh"
@@ -92,8 +94,13 @@ check_final "$out/mirror.log"
 decode "$out/mirror.mkv" bgr0 | "$tool" exact 640 480 >"$out/mirror.exact" || fail "decoding failed"
 check_exact "$out/mirror.exact" 10
 
-# 3. last; then Virtual-2 unplugged
-run last --outputs last -- '"$1" &
+refused "--record-output of no output" 1 \
+	"--record-output Nope: no such output (wbc drives: Virtual-1 Virtual-2)" -- \
+	--mode 640x480 --record-output Nope --record "$out/nope.mkv"
+[ ! -e "$out/nope.mkv" ] || fail "--record-output Nope left a file"
+
+# 3. last, recorded; then Virtual-2 unplugged
+run last --outputs last --codec ffv1 --record "$out/last.mkv" -- '"$1" &
 sleep 6
 "$2" 1 "$3-head1.ppm"
 echo off >/sys/class/drm/card0-Virtual-2/status
@@ -106,6 +113,8 @@ sleep 1'
 grep -aq 'wbc: Virtual-1: unused (--outputs last: Virtual-2 came later)' "$out/last.log" ||
 	fail "last: Virtual-1 was not turned off for Virtual-2"
 exact last "$out/last-head1.ppm"
+grep -aq 'wbc: recording Virtual-2 to ' "$out/last.log" || fail "last: the recording is not of Virtual-2, the one lit"
+check_final "$out/last.log"
 grep -aq 'wbc: Virtual-1: lit again' "$out/last.log" ||
 	fail "last: Virtual-1 was not lit again when Virtual-2 went"
 exact last "$out/last-head0.ppm"
