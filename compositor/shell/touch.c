@@ -2,7 +2,7 @@
  * corners and a finger lands on what is shown under it, however many outputs the layout
  * holds (wlroots would otherwise spread an unmapped device over the whole layout). The
  * output is the one named by the device's WL_OUTPUT udev property (libinput's output
- * name) while wbc drives it, else the first output, which APP fills. Mapped again
+ * name) while wbc drives it and it is lit, else the first output lit. Mapped again
  * whenever an output comes or goes, so the cursor never keeps a gone output.
  * A touchscreen is fixed to its panel: its 0..1 coordinates are the panel's, unturned.
  * wlr_cursor (0.15) turns a touch event's point by its mapped output's transform before
