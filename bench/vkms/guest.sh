@@ -50,6 +50,12 @@ user_home=/tmp/bench-home user_run=/tmp/bench-run
 mkdir -p "$user_home" "$user_run"
 chown "$bench_uid:$bench_uid" "$user_home" "$user_run"
 chmod 700 "$user_run"
+# The X11 socket directory as a Debian system makes it (systemd-tmpfiles: 1777). Without it
+# wbc (root, Xwayland offered since stop 29) makes it itself, 0755 as wlroots does, and
+# cage 0.1.4 (the bench user) then cannot bind an X socket: "Cannot create XWayland
+# server", and its session hung until the watchdog killed it (rc 137, 2026-12-06).
+mkdir -p /tmp/.X11-unix
+chmod 1777 /tmp/.X11-unix
 as_user() { # run in the background: the subshell becomes setpriv, env, then the command
 	exec setpriv --reuid="$bench_uid" --regid="$bench_uid" --clear-groups \
 		env -u XDG_RUNTIME_DIR HOME="$user_home" XDG_RUNTIME_DIR="$user_run" "$@"
