@@ -2,7 +2,8 @@
 # Several displays (--outputs, --record-output) on QEMU's virtio-gpu with two heads
 # (vkms-run --virtio-gpu 2; the second forced connected, as a monitor plugged in), both
 # at 640x480. What each virtual monitor shows is read from the host through QEMU's
-# monitor (tests/vm/screendump), an oracle that does not trust wbc:
+# monitor (tests/vm/screendump), an oracle that does not trust wbc. virtio-gpu has no
+# writeback connector, so recordings are by readback, and wbc must say why:
 #  1. extend (the default): both lit side by side, the pattern client configured to the
 #     whole 1280x480 layout; head 0 shows the client's frame exactly (its left half),
 #     head 1 exactly the background of its right half (frame-tool ppm-beside 640).
@@ -90,6 +91,9 @@ grep -q '^configure 640 480$' "$out/mirror.client" ||
 exact mirror "$out/mirror-head0.ppm"
 exact mirror "$out/mirror-head1.ppm"
 grep -aq 'wbc: recording Virtual-2 to ' "$out/mirror.log" || fail "mirror: Virtual-2 is not what was recorded"
+# virtio-gpu has no writeback connector: readback is its only method, not a fallback.
+grep -aq 'wbc: capture: readback (no writeback for Virtual-2: ' "$out/mirror.log" ||
+	fail "mirror: wbc does not say it records Virtual-2 by readback, for want of writeback"
 check_final "$out/mirror.log"
 decode "$out/mirror.mkv" bgr0 | "$tool" exact 640 480 >"$out/mirror.exact" || fail "decoding failed"
 check_exact "$out/mirror.exact" 10
