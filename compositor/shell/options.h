@@ -58,6 +58,8 @@ struct wbc_options {
 	const char *container_opts[WBC_MAX_AV_OPTS]; /* --container-opt KEY=VALUE */
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
+	/* --writeback-pacing skip: commits never wait for a capture's out-fence */
+	bool writeback_skip;
 	bool stats;                      /* --stats */
 	/* Recording control (control/control.c): --allow-control, --control-socket PATH (implies it). */
 	bool allow_control;
