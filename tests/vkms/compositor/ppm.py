@@ -4,6 +4,9 @@
    ppm.py size FILE           -> WxH
    ppm.py box FILE RRGGBB     -> "X Y W H N": bounding box of the pixels of that colour
                                  and how many there are ("none" if there are none)
+   ppm.py near FILE RRGGBB TOL
+                              -> fraction of pixels within TOL (per channel) of that
+                                 colour (0..1)
    ppm.py unturn FILE T OUT   -> writes OUT: the panel's picture FILE (a writeback frame)
                                  of an output with wl_output transform T (0, 90, 180,
                                  270) turned back into the logical picture, the way
@@ -72,6 +75,15 @@ def main():
             print('1.0000')
             return
         n = sum(1 for i in range(0, len(a), 3) if a[i:i + 3] != b[i:i + 3])
+        print('%.4f' % (n / (w * h)))
+    elif cmd == 'near':
+        w, h, px = load(sys.argv[2])
+        want = bytes.fromhex(sys.argv[3])
+        tol = int(sys.argv[4])
+        lo = [max(0, c - tol) for c in want]
+        hi = [min(255, c + tol) for c in want]
+        n = sum(1 for r, g, b in zip(px[0::3], px[1::3], px[2::3])
+                if lo[0] <= r <= hi[0] and lo[1] <= g <= hi[1] and lo[2] <= b <= hi[2])
         print('%.4f' % (n / (w * h)))
     elif cmd == 'box':
         w, h, px = load(sys.argv[2])
