@@ -42,6 +42,7 @@ HTML
 mkdir -p "$out/profile"
 case $browser in
 chromium)
+	# shellcheck disable=SC2054  # the commas are --disable-features' own
 	cmd=(chromium --ozone-platform=wayland --kiosk --no-first-run --disable-gpu
 		--no-sandbox --test-type --user-data-dir="$out/profile" --no-default-browser-check
 		--disable-background-networking --disable-component-update --disable-sync
@@ -121,8 +122,10 @@ note "the page seen $(cat "$out/seen-after") s after $bin started: blue $(cat "$
 python3 "$here/ppm.py" box "$out/shot.ppm" "$orange" >"$out/orange-box"
 note "orange block (x y w h n): $(cat "$out/orange-box")"
 read -r ox oy ow oh _ <"$out/orange-box"
-[ "$ox" = 0 ] && [ "$ow" = 640 ] && [ $((oy + oh)) = 480 ] && [ "$oy" -ge 340 ] && [ "$oy" -le 380 ] ||
+if ! { [ "$ox" = 0 ] && [ "$ow" = 640 ] && [ $((oy + oh)) = 480 ] && [ "$oy" -ge 340 ] &&
+		[ "$oy" -le 380 ]; }; then
 	fail "the orange block is not across the bottom quarter: $(cat "$out/orange-box")"
+fi
 [ -s "$out/shot2.ppm" ] || fail "no second screencopy"
 python3 "$here/ppm.py" near "$out/shot2.ppm" "$blue" "$tol" >"$out/blue2"
 awk -v v="$(cat "$out/blue2")" 'BEGIN { exit !(v >= 0.6) }' ||
