@@ -12,7 +12,7 @@
 # --long: also installs the long suite's packages (tests/deps.sh: wbc_long_packages, the
 # kiosk browsers chromium and firefox-esr) and, after everything else, runs the `long`
 # suite (wbc-browser-chromium, wbc-browser-firefox: a browser takes minutes to start in the
-# guest; about 7 minutes for both on a quiet host, tests/README.md). Without it (as CI
+# guest; 4 to 7 minutes for both, tests/README.md). Without it (as CI
 # runs it) neither. Any other argument is refused.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
 set -uo pipefail

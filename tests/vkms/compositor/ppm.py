@@ -4,9 +4,9 @@
    ppm.py size FILE           -> WxH
    ppm.py box FILE RRGGBB     -> "X Y W H N": bounding box of the pixels of that colour
                                  and how many there are ("none" if there are none)
-   ppm.py near FILE RRGGBB TOL
-                              -> fraction of pixels within TOL (per channel) of that
-                                 colour (0..1)
+   ppm.py near FILE TOL RRGGBB...
+                              -> for each colour, the fraction of pixels within TOL (per
+                                 channel) of it (0..1), on one line
    ppm.py unturn FILE T OUT   -> writes OUT: the panel's picture FILE (a writeback frame)
                                  of an output with wl_output transform T (0, 90, 180,
                                  270) turned back into the logical picture, the way
@@ -14,6 +14,7 @@
                                  picture is the panel's wlr_box_transform by the inverse
                                  transform (90: x' = y, y' = W-1-x; 270: x' = H-1-y,
                                  y' = x)"""
+import collections
 import sys
 
 
@@ -78,13 +79,16 @@ def main():
         print('%.4f' % (n / (w * h)))
     elif cmd == 'near':
         w, h, px = load(sys.argv[2])
-        want = bytes.fromhex(sys.argv[3])
-        tol = int(sys.argv[4])
-        lo = [max(0, c - tol) for c in want]
-        hi = [min(255, c + tol) for c in want]
-        n = sum(1 for r, g, b in zip(px[0::3], px[1::3], px[2::3])
-                if lo[0] <= r <= hi[0] and lo[1] <= g <= hi[1] and lo[2] <= b <= hi[2])
-        print('%.4f' % (n / (w * h)))
+        tol = int(sys.argv[3])
+        # Count each colour once (in C), then compare the few distinct ones.
+        counts = collections.Counter(zip(px[0::3], px[1::3], px[2::3]))
+        fracs = []
+        for want in sys.argv[4:]:
+            want = bytes.fromhex(want)
+            n = sum(c for rgb, c in counts.items()
+                    if all(abs(a - b) <= tol for a, b in zip(rgb, want)))
+            fracs.append('%.4f' % (n / (w * h)))
+        print(' '.join(fracs))
     elif cmd == 'box':
         w, h, px = load(sys.argv[2])
         want = bytes.fromhex(sys.argv[3])
