@@ -22,7 +22,7 @@ static const char usage[] =
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
 	"           [--allow-capture] [--allow-remote] [--allow-osk] [--headless]\n"
-	"           [--allow-vt-switch]"
+	"           [--allow-vt-switch] [--renderer auto|gles2|pixman]"
 	"           [--blank-after SECONDS] [--hide-cursor SECONDS] [--no-xwayland]\n"
 	"           -- APP [ARGS...]\n"
 	"\n"
@@ -88,6 +88,12 @@ static const char usage_more[] =
 	"                       keyboard (wvkbd) APP starts; its keys go to the focused client\n"
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
+	"\n"
+	"Rendering:\n"
+	"  --renderer auto|gles2|pixman\n"
+	"                       how to compose: gles2 (OpenGL ES 2 through EGL on the DRM\n"
+	"                       device, e.g. Mesa), pixman (CPU), auto (default): gles2\n"
+	"                       where it can be created, else pixman (one line says why)\n"
 	"\n"
 	"Rotation and scale (every output):\n"
 	"  --rotate 0|90|180|270  turn the picture by this many degrees on every output\n"
@@ -313,6 +319,17 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 				o->capture = WBC_CAPTURE_FORCE_READBACK;
 			else
 				return fail("--capture wants auto, writeback or readback, got '%s'",
+					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--renderer") == 0) {
+			if (next && strcmp(next, "auto") == 0)
+				o->renderer = WBC_RENDERER_AUTO;
+			else if (next && strcmp(next, "gles2") == 0)
+				o->renderer = WBC_RENDERER_GLES2;
+			else if (next && strcmp(next, "pixman") == 0)
+				o->renderer = WBC_RENDERER_PIXMAN;
+			else
+				return fail("--renderer wants auto, gles2 or pixman, got '%s'",
 					next ? next : "");
 			i++;
 		} else if (strcmp(a, "--stats") == 0) {

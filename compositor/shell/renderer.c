@@ -1,18 +1,28 @@
-/* wbc's renderer: a pixman renderer that also imports single-plane linear dma-bufs by
- * mapping them (dma-buf mmap + DMA_BUF_IOCTL_SYNC). Everything else is pixman's. */
-#define _POSIX_C_SOURCE 200809L
+/* wbc's renderer: wlroots' GLES2 renderer on the DRM device where it can be created
+ * (--renderer auto|gles2), else a pixman renderer that also imports single-plane linear
+ * dma-bufs by mapping them (dma-buf mmap + DMA_BUF_IOCTL_SYNC); everything else of the
+ * latter is pixman's. */
+#define _GNU_SOURCE                      /* memfd_create */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <drm_fourcc.h>
 #include <linux/dma-buf.h>
+#include <GLES2/gl2.h>
 #include <wayland-server-core.h>
 #include <wlr/render/interface.h>
 #include <wlr/render/drm_format_set.h>
+#include <wlr/render/egl.h>
+#include <wlr/render/gles2.h>
 #include <wlr/render/pixman.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_linux_dmabuf_v1.h>
 #include "util/buffer-check.h"
+#include "util/leak-check.h"
 #include "util/log.h"
 #include "wbc/kms.h"
 #include "renderer.h"
@@ -247,7 +257,7 @@ static const struct wlr_renderer_impl renderer_impl = {
 	.texture_from_buffer = texture_from_buffer,
 };
 
-struct wlr_renderer *wbc_renderer_create(int drm_fd)
+static struct wlr_renderer *pixman_create(int drm_fd)
 {
 	struct wbc_renderer *w = calloc(1, sizeof(*w));
 	if (!w)
@@ -266,6 +276,162 @@ struct wlr_renderer *wbc_renderer_create(int drm_fd)
 	}
 	wlr_renderer_init(&w->base, &renderer_impl);
 	return &w->base;
+}
+
+/* ---- Choosing ------------------------------------------------------------------------ */
+
+/* GL_RENDERER and GL_VERSION of a GLES2 renderer's context, for the log line. */
+static void describe_gles2(struct wlr_renderer *r, char *out, size_t size)
+{
+	struct wlr_egl *egl = wlr_gles2_renderer_get_egl(r);
+	snprintf(out, size, "GLES2");
+	if (!egl || !wlr_egl_make_current(egl))
+		return;
+	const char *name = (const char *)glGetString(GL_RENDERER);
+	const char *version = (const char *)glGetString(GL_VERSION);
+	snprintf(out, size, "GLES2 (%s; %s)", name ? name : "?", version ? version : "?");
+	wlr_egl_unset_current(egl);
+}
+
+/* Mesa's loader writes to stderr while it looks for a driver (on VKMS: "MESA-LOADER:
+ * failed to open vkms ...", "kmsro: driver missing"), which would break wbc's promise of
+ * one line per fallback. So fd 2 goes to a memfd while EGL is set up; with -v what was
+ * written is passed on (wbc's debug log was in it too), without it is dropped (the
+ * cause is named in wbc's line). Returns the saved stderr, or -1 (then nothing moved). */
+static int stderr_hold(void)
+{
+	int mem = memfd_create("wbc-egl-stderr", MFD_CLOEXEC);
+	int saved = mem >= 0 ? fcntl(2, F_DUPFD_CLOEXEC, 3) : -1;
+	fflush(stderr);
+	if (saved < 0 || dup2(mem, 2) < 0) {
+		if (saved >= 0)
+			close(saved);
+		saved = -1;
+	}
+	if (mem >= 0)
+		close(mem);
+	return saved;
+}
+
+static void stderr_release(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	int mem = fcntl(2, F_DUPFD_CLOEXEC, 3);
+	dup2(saved, 2);
+	close(saved);
+	if (mem < 0)
+		return;
+	char buf[4096];
+	ssize_t n;
+	lseek(mem, 0, SEEK_SET);
+	while (wbc_log_verbose() && (n = read(mem, buf, sizeof(buf))) > 0)
+		if (write(2, buf, (size_t)n) != n)
+			break;
+	close(mem);
+}
+
+/* wlroots' error lines, for wbc's: without their "[file:line] " prefix, and without
+ * the EGL_BAD_PARAMETER of eglQueryDeviceStringEXT that wlroots 0.15 provokes on every
+ * EGL device without a DRM node (Mesa's software device) while it looks for the one. */
+static void name_cause(const char *errors, char *why, size_t size)
+{
+	if (strstr(errors, "Software rendering detected")) {
+		snprintf(why, size, "EGL on this device is software rendering (llvmpipe), "
+			"which wlroots refuses unless asked: --renderer gles2 takes it");
+		return;
+	}
+	size_t len = 0;
+	why[0] = '\0';
+	char copy[512];
+	snprintf(copy, sizeof(copy), "%s", errors);
+	char *save = NULL;
+	for (char *line = strtok_r(copy, ";", &save); line; line = strtok_r(NULL, ";", &save)) {
+		while (*line == ' ')
+			line++;
+		if (strstr(line, "eglQueryDeviceStringEXT"))
+			continue;
+		if (line[0] == '[' && strchr(line, ']') && strncmp(line, "[EGL]", 5) != 0)
+			line = strchr(line, ']') + 1 + (strchr(line, ']')[1] == ' ');
+		len += (size_t)snprintf(why + len, len < size ? size - len : 0, "%s%s",
+			len ? "; " : "", line);
+	}
+	if (!why[0])
+		snprintf(why, size, "no reason given");
+}
+
+/* wlroots' GLES2 renderer on the device (EGL on it, through the EGL device or GBM
+ * platform), or NULL with the cause in why. allow_software: take Mesa's llvmpipe too
+ * (wlroots refuses it by default: on a CPU, pixman composites faster). */
+static struct wlr_renderer *gles2_create(int drm_fd, bool allow_software, char *why,
+		size_t size)
+{
+	if (drm_fd < 0) {
+		snprintf(why, size, "no DRM device");
+		return NULL;
+	}
+	/* wlroots reads it during the call only; APP must not inherit it. */
+	bool set_env = allow_software && !getenv("WLR_RENDERER_ALLOW_SOFTWARE");
+	if (set_env)
+		setenv("WLR_RENDERER_ALLOW_SOFTWARE", "1", 1);
+	int saved = stderr_hold();
+	wbc_log_collect_start();
+	/* Mesa's driver loading allocates what it does not free when wlroots gives up on
+	 * a device, nor at exit (seen under LeakSanitizer in the VKMS guest: zink_dri.so,
+	 * libgbm, libdrm): not wbc's to free, so not reported. */
+	wbc_leak_check_pause();
+	struct wlr_renderer *r = wlr_gles2_renderer_create_with_drm_fd(drm_fd);
+	wbc_leak_check_resume();
+	const char *errors = wbc_log_collect_stop();
+	stderr_release(saved);
+	if (set_env)
+		unsetenv("WLR_RENDERER_ALLOW_SOFTWARE");
+	if (!r)
+		name_cause(errors, why, size);
+	return r;
+}
+
+struct wlr_renderer *wbc_renderer_create(int drm_fd, enum wbc_renderer_choice choice,
+		char *desc, size_t desc_size)
+{
+	char why[600] = "";
+	if (choice != WBC_RENDERER_PIXMAN) {
+		struct wlr_renderer *r = gles2_create(drm_fd, choice == WBC_RENDERER_GLES2, why,
+			sizeof(why));
+		if (r) {
+			describe_gles2(r, desc, desc_size);
+			return r;
+		}
+		if (choice == WBC_RENDERER_GLES2) {
+			wbc_log(WLR_ERROR, "--renderer gles2: cannot create the GLES2 renderer: %s",
+				why);
+			return NULL;
+		}
+		/* No device (the embedded core): pixman is the only choice, nothing fell back. */
+		if (drm_fd >= 0)
+			wbc_notice("renderer: GLES2 unavailable (%s): using pixman", why);
+	}
+	struct wlr_renderer *r = pixman_create(drm_fd);
+	if (!r)
+		wbc_log(WLR_ERROR, "cannot create the pixman renderer");
+	snprintf(desc, desc_size, "pixman");
+	return r;
+}
+
+void wbc_renderer_finish_rendering(struct wlr_renderer *r)
+{
+	if (!wlr_renderer_is_gles2(r))
+		return;
+	struct wlr_egl *egl = wlr_gles2_renderer_get_egl(r);
+	if (wlr_egl_is_current(egl)) {
+		glFinish();
+		return;
+	}
+	if (!wlr_egl_make_current(egl))
+		return;
+	glFinish();
+	wlr_egl_unset_current(egl);
 }
 
 int wbc_renderer_init_wl_display(struct wlr_renderer *r, struct wl_display *display)

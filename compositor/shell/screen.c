@@ -7,6 +7,7 @@
 #include <time.h>
 #include <drm_fourcc.h>
 #include <wlr/render/allocator.h>
+#include <wlr/render/gles2.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_damage.h>
@@ -19,6 +20,7 @@
 #include "capture/recording.h"
 #include "layer.h"
 #include "output-config.h"
+#include "renderer.h"
 #include "server.h"
 #include "touch.h"
 #include "view.h"
@@ -31,6 +33,7 @@ struct wbc_screen {
 	                                          NULL while out of the layout (unused) */
 	struct wbc_capture *capture;     /* owned */
 	struct wl_listener frame, destroy;
+	struct wl_listener precommit;    /* GLES2 only (else its link is empty) */
 	struct wl_list link;
 	bool session_off;                /* turned off because the session went away */
 	bool unused;                     /* --outputs last: off and out of the layout, as
@@ -41,6 +44,7 @@ static void screen_free(struct wbc_screen *sc)
 {
 	wl_list_remove(&sc->frame.link);
 	wl_list_remove(&sc->destroy.link);
+	wl_list_remove(&sc->precommit.link);
 	wl_list_remove(&sc->link);
 	wbc_capture_destroy(sc->capture);
 	free(sc);
@@ -59,6 +63,15 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(so, &now);
+}
+
+/* A buffer is about to go to the display: let the GPU finish drawing it first
+ * (wbc_renderer_finish_rendering says why). */
+static void handle_precommit(struct wl_listener *listener, void *data)
+{
+	struct wbc_screen *sc = wl_container_of(listener, sc, precommit);
+	if (sc->output->pending.committed & WLR_OUTPUT_STATE_BUFFER)
+		wbc_renderer_finish_rendering(sc->server->renderer);
 }
 
 static void place(struct wbc_server *s, struct wbc_screen *sc);
@@ -264,6 +277,11 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	wl_signal_add(&output->events.frame, &sc->frame);
 	sc->destroy.notify = handle_destroy;
 	wl_signal_add(&output->events.destroy, &sc->destroy);
+	sc->precommit.notify = handle_precommit;
+	if (wlr_renderer_is_gles2(s->renderer))
+		wl_signal_add(&output->events.precommit, &sc->precommit);
+	else
+		wl_list_init(&sc->precommit.link);
 	wl_list_insert(s->screens.prev, &sc->link);
 	if (s->opts->outputs == WBC_OUTPUTS_LAST)
 		retire_others(s, sc);

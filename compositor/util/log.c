@@ -9,6 +9,23 @@
 #include "log.h"
 
 static bool verbose_on;
+/* wlroots' own error lines since wbc_log_collect_start (main thread only: wlroots logs
+ * from it), joined by "; ", so that a failure inside wlroots can be named in wbc's line. */
+static bool collecting;
+static char collected[512];
+
+__attribute__((format(printf, 1, 0)))
+static void collect(const char *fmt, va_list args)
+{
+	size_t len = strlen(collected);
+	if (len + 3 >= sizeof(collected))
+		return;
+	if (len) {
+		strcpy(collected + len, "; ");
+		len += 2;
+	}
+	vsnprintf(collected + len, sizeof(collected) - len, fmt, args);
+}
 
 static bool is_own(const char *fmt)
 {
@@ -18,6 +35,12 @@ static bool is_own(const char *fmt)
 __attribute__((format(printf, 2, 0)))
 static void log_quiet(enum wlr_log_importance importance, const char *fmt, va_list args)
 {
+	if (collecting && importance == WLR_ERROR && !is_own(fmt)) {
+		va_list copy;
+		va_copy(copy, args);
+		collect(fmt, copy);
+		va_end(copy);
+	}
 	if (importance > WLR_ERROR || !is_own(fmt))
 		return;
 	flockfile(stderr);
@@ -30,6 +53,12 @@ __attribute__((format(printf, 2, 0)))
 static void log_verbose(enum wlr_log_importance importance, const char *fmt, va_list args)
 {
 	static const char *const names[] = { "", "ERROR", "INFO", "DEBUG" };
+	if (collecting && importance == WLR_ERROR && !is_own(fmt)) {
+		va_list copy;
+		va_copy(copy, args);
+		collect(fmt, copy);
+		va_end(copy);
+	}
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	flockfile(stderr);
@@ -44,6 +73,18 @@ void wbc_log_setup(bool verbose)
 {
 	verbose_on = verbose;
 	wlr_log_init(verbose ? WLR_DEBUG : WLR_ERROR, verbose ? log_verbose : log_quiet);
+}
+
+void wbc_log_collect_start(void)
+{
+	collected[0] = '\0';
+	collecting = true;
+}
+
+const char *wbc_log_collect_stop(void)
+{
+	collecting = false;
+	return collected;
 }
 
 bool wbc_log_verbose(void)

@@ -11,6 +11,10 @@
 
 void wbc_log_setup(bool verbose);
 bool wbc_log_verbose(void);
+/* Keep wlroots' error lines from now until stop, which returns them joined by "; " (""
+ * if there were none; valid until the next start). Main thread only. */
+void wbc_log_collect_start(void);
+const char *wbc_log_collect_stop(void);
 /* A "wbc: ..." line shown even without -v (what the user asked to be told: how the screen
  * is captured, what is recorded). With -v it is an INFO line of the debug log. */
 __attribute__((format(printf, 1, 2)))
