@@ -7,6 +7,7 @@
 #ifndef WBC_RENDERER_H
 #define WBC_RENDERER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "options.h"
 
@@ -19,6 +20,8 @@ struct wlr_renderer;
  * desc gets what renders ("GLES2 (GL_RENDERER; GL_VERSION)" or "pixman"). */
 struct wlr_renderer *wbc_renderer_create(int drm_fd, enum wbc_renderer_choice choice,
 	char *desc, size_t desc_size);
+/* Whether it renders with GLES2 (made by wbc_renderer_create). */
+bool wbc_renderer_is_gles2(struct wlr_renderer *renderer);
 /* Wait until what the renderer was asked to draw is in the buffers. wlroots 0.15's GLES2
  * renderer only flushes when it lets a buffer go and counts on implicit sync to make the
  * display wait for the GPU; Mesa's llvmpipe (software GL: VKMS in the test guest) keeps

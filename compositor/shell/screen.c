@@ -7,7 +7,6 @@
 #include <time.h>
 #include <drm_fourcc.h>
 #include <wlr/render/allocator.h>
-#include <wlr/render/gles2.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_damage.h>
@@ -278,7 +277,7 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	sc->destroy.notify = handle_destroy;
 	wl_signal_add(&output->events.destroy, &sc->destroy);
 	sc->precommit.notify = handle_precommit;
-	if (wlr_renderer_is_gles2(s->renderer))
+	if (wbc_renderer_is_gles2(s->renderer))
 		wl_signal_add(&output->events.precommit, &sc->precommit);
 	else
 		wl_list_init(&sc->precommit.link);

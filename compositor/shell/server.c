@@ -13,7 +13,6 @@
 #include <wlr/backend/multi.h>
 #include <wlr/backend/session.h>
 #include <wlr/render/allocator.h>
-#include <wlr/render/gles2.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_compositor.h>
@@ -121,16 +120,24 @@ static int setup_rendering(struct wbc_server *s, struct wlr_backend *target, int
 		return fail(s, "cannot watch wl_shm requests");
 	/* With GLES2 (dma-buf render targets) and the adapter (dma-buf scan-out) this is
 	 * wlroots' GBM allocator on the device; with pixman, DRM dumb buffers. */
-	wbc_leak_check_pause();          /* Mesa's GBM device: see renderer.c */
+	/* Mesa's GBM device loads its driver again: see renderer.c's gles2_create. */
+	int saved = wbc_log_hold_stderr();
+	wbc_leak_check_pause();
 	s->allocator = wlr_allocator_autocreate(target, s->renderer);
 	wbc_leak_check_resume();
+	wbc_log_release_stderr(saved);
 	if (!s->allocator)
-		return fail(s, wlr_renderer_is_gles2(s->renderer) ?
+		return fail(s, wbc_renderer_is_gles2(s->renderer) ?
 			"cannot create a GBM buffer allocator on the DRM device" :
 			"cannot create a buffer allocator (the DRM dumb-buffer allocator "
 			"needs DRM master)");
-	if (drm_fd >= 0)
+	/* Said without -v for GLES2 only: pixman is what wbc has always used, and its
+	 * fallback line (renderer.c) is the one line the user gets about it. */
+	if (drm_fd >= 0 && wbc_renderer_is_gles2(s->renderer))
 		wbc_notice("renderer: %s; output buffers: %s", desc,
+			allocator_name(s->allocator));
+	else if (drm_fd >= 0)
+		wbc_log(WLR_INFO, "renderer: %s; output buffers: %s", desc,
 			allocator_name(s->allocator));
 	return 0;
 }

@@ -1,7 +1,10 @@
 /* Log handlers: quiet (wbc's own errors only, as "wbc: ..." lines) or verbose (all).
  * Also called from the recorder's worker thread: each line is written under the stderr
  * lock so that lines from two threads do not interleave. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE                      /* memfd_create */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,4 +109,41 @@ void wbc_notice(const char *fmt, ...)
 	flockfile(stderr);
 	fprintf(stderr, "wbc: %s\n", line);
 	funlockfile(stderr);
+}
+
+/* fd 2 goes to a memfd until released; with -v what was written is passed on then (wbc's
+ * debug log was in it too), without it is dropped. Returns the saved stderr, or -1 (then
+ * nothing moved). */
+int wbc_log_hold_stderr(void)
+{
+	int mem = memfd_create("wbc-egl-stderr", MFD_CLOEXEC);
+	int saved = mem >= 0 ? fcntl(2, F_DUPFD_CLOEXEC, 3) : -1;
+	fflush(stderr);
+	if (saved < 0 || dup2(mem, 2) < 0) {
+		if (saved >= 0)
+			close(saved);
+		saved = -1;
+	}
+	if (mem >= 0)
+		close(mem);
+	return saved;
+}
+
+void wbc_log_release_stderr(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	int mem = fcntl(2, F_DUPFD_CLOEXEC, 3);
+	dup2(saved, 2);
+	close(saved);
+	if (mem < 0)
+		return;
+	char buf[4096];
+	ssize_t n;
+	lseek(mem, 0, SEEK_SET);
+	while (wbc_log_verbose() && (n = read(mem, buf, sizeof(buf))) > 0)
+		if (write(2, buf, (size_t)n) != n)
+			break;
+	close(mem);
 }

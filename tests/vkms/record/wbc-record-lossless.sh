@@ -3,8 +3,12 @@
 # without libswscale, and the decoded frames equal the writeback buffers exactly: wbc
 # writes an FNV-1a 64 of the B,G,R bytes of every frame it hands to the encoder
 # (--debug-frame-checksums); frame-tool computes the same over ffmpeg's bgr0 output.
+# With an argument (wbc-record-lossless-gles2: gles2) wbc composes with that --renderer:
+# the pattern then comes through GLES2 into GBM buffers, still exact.
 . "$(dirname "$0")/lib.sh"
-wbc --mode 640x480 --fps 10 --codec ffv1 --record "$out/lossless.mkv" --duration "$(secs 4)" --stats \
+renderer=()
+[ $# = 0 ] || renderer=(--renderer "$1")
+wbc "${renderer[@]}" --mode 640x480 --fps 10 --codec ffv1 --record "$out/lossless.mkv" --duration "$(secs 4)" --stats \
 	--debug-frame-checksums "$out/sums" -- "$client" >"$out/log" 2>&1
 rc=$?
 cat "$out/log"
@@ -13,6 +17,10 @@ check_log "$out/log"
 grep -q "^wbc: recording $shown to .*: ffv1 (bgr0) in matroska" "$out/log" ||
 	fail "ffv1 does not take bgr0 directly"
 check_final "$out/log"
+if [ $# -gt 0 ] && [ "$1" = gles2 ]; then
+	grep -aq '^wbc: renderer: GLES2 (.*); output buffers: GBM$' "$out/log" ||
+		fail "not composed by GLES2 into GBM buffers"
+fi
 probe=$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 "$out/lossless.mkv")
 note "ffprobe: $probe"
 [ "$probe" = "ffv1,bgr0" ] || fail "stream is '$probe', want ffv1,bgr0"
