@@ -461,9 +461,10 @@ int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
 		DRM_FORMAT_XBGR8888 : DRM_FORMAT_XRGB8888;
 	bool forced = s->opts->capture == WBC_CAPTURE_FORCE_READBACK;
 	snprintf(line, len, "capture: readback (%s%s%s%.800s; copying each displayed buffer "
-		"through wlr_buffer data-pointer access, after render)",
+		"through %s, after render)",
 		forced ? "--capture readback" : "no writeback for ", forced ? "" : output->name,
-		forced ? "" : ": ", forced ? "" : how);
+		forced ? "" : ": ", forced ? "" : how, wbc_renderer_is_gles2(s->renderer) ?
+		"wlr_renderer_read_pixels" : "wlr_buffer data-pointer access");
 	return 0;
 }
 
