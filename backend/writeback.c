@@ -61,7 +61,7 @@ struct wbc_kms_wb_buffer {
 struct wbc_kms_writeback {
 	struct wbc_kms_pipe *pipe;
 	uint32_t format, width, height;
-	bool wait_fence;
+	enum wbc_kms_wb_pacing pacing;
 	unsigned n_buffers;
 	struct wbc_kms_wb_buffer slots[WBC_KMS_WB_MAX_BUFFERS];
 	unsigned fences_outstanding;     /* armed jobs whose fence has not signalled (not lost) */
@@ -77,7 +77,7 @@ static int timer_create_source(struct wbc_kms_writeback *wb);
 
 void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options *opts)
 {
-	*opts = (struct wbc_kms_writeback_options){ .n_buffers = 3, .wait_fence = true };
+	*opts = (struct wbc_kms_writeback_options){ .n_buffers = 3, .pacing = WBC_KMS_WB_WAIT };
 }
 
 bool wbc_kms_writeback_supported(const struct wbc_kms_pipe *pipe)
@@ -210,7 +210,7 @@ int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 	if (!wb)
 		return wbc_kms_fail(dev, -ENOMEM, "out of memory");
 	*wb = (struct wbc_kms_writeback){ .pipe = pipe, .format = format, .width = probe.width,
-		.height = probe.height, .wait_fence = opts->wait_fence, .n_buffers = n,
+		.height = probe.height, .pacing = opts->pacing, .n_buffers = n,
 		.test_fence_fd = -1, .timer.fd = -1,
 		.fence_timeout_ms = opts->fence_timeout_ms ? opts->fence_timeout_ms :
 			WBC_KMS_WB_FENCE_TIMEOUT_MS,
@@ -330,7 +330,8 @@ int wbc_kms_writeback_arm(struct wbc_kms_writeback *wb, drmModeAtomicReq *req, b
 {
 	struct wbc_kms_pipe *pipe = wb->pipe;
 	struct wbc_kms_connector *c = pipe->wb_connector;
-	struct wbc_kms_wb_buffer *b = free_slot(wb);
+	bool in_flight = wb->pacing == WBC_KMS_WB_SKIP && wb->fences_outstanding > 0;
+	struct wbc_kms_wb_buffer *b = in_flight ? NULL : free_slot(wb);
 	*job = NULL;
 	if (!b) {
 		/* The display never waits for capture: this commit goes out without it. */
@@ -545,7 +546,7 @@ void wbc_kms_writeback_flipped(struct wbc_kms_writeback *wb, struct wbc_kms_wb_b
 
 bool wbc_kms_writeback_blocks_commit(const struct wbc_kms_writeback *wb)
 {
-	return wb->wait_fence && wb->fences_outstanding > 0;
+	return wb->pacing == WBC_KMS_WB_WAIT && wb->fences_outstanding > 0;
 }
 
 void wbc_kms_writeback_drain(struct wbc_kms_writeback *wb, int timeout_ms)

@@ -19,10 +19,14 @@ USER_HZ = 100  # /proc/stat and /proc/PID/stat tick rate on Linux x86 (CLK_TCK)
 # A wbc-writeback session that lost a writeback frame or fell back to readback is reported
 # as FELL_BACK, apart: never averaged into the writeback rows.
 FELL_BACK = 'wbc-writeback-fell-back'
-WBC_CONFIGS = ('wbc-writeback', FELL_BACK, 'wbc-readback', 'wbc-display')
-RECORDING = ('wbc-writeback', FELL_BACK, 'wbc-readback', 'cage-wf-recorder')
-ORDER = ('wbc-writeback', FELL_BACK, 'wbc-readback', 'cage-wf-recorder', 'wbc-display',
-         'cage-display')
+# wbc-writeback-skip: the same with --writeback-pacing skip (the display never waits).
+SKIP = 'wbc-writeback-skip'
+SKIP_FELL_BACK = 'wbc-writeback-skip-fell-back'
+WBC_CONFIGS = ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK, 'wbc-readback', 'wbc-display')
+RECORDING = ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK, 'wbc-readback',
+             'cage-wf-recorder')
+ORDER = ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK, 'wbc-readback', 'cage-wf-recorder',
+         'wbc-display', 'cage-display')
 
 
 def read(path):
@@ -134,8 +138,9 @@ def session(d):
     r['capture_method'] = cap.get('method')
     r['writeback_lost'] = num(cap.get('lost'))
     r['fell_back'] = bool(num(cap.get('stalled')))
-    if cfg == 'wbc-writeback' and (r['fell_back'] or r['writeback_lost'] or not cap):
-        cfg = r['config'] = FELL_BACK   # (no record of the method: not shown as writeback)
+    if cfg in ('wbc-writeback', SKIP) and (r['fell_back'] or r['writeback_lost'] or not cap):
+        # (no record of the method: not shown as writeback)
+        cfg = r['config'] = FELL_BACK if cfg == 'wbc-writeback' else SKIP_FELL_BACK
     if cfg in WBC_CONFIGS:
         r['commits'], r['flips'] = num(st.get('commits')), num(st.get('flips'))
         r['missed_vblanks'] = num(st.get('missed_vblanks'))
@@ -276,7 +281,7 @@ def main():
         # ratios peer / wbc (medians)
         rat = {}
         peer = summary[mode].get('cage-wf-recorder')
-        for w in ('wbc-writeback', 'wbc-readback'):
+        for w in ('wbc-writeback', SKIP, 'wbc-readback'):
             wb = summary[mode].get(w)
             if not (peer and wb):
                 continue
@@ -309,7 +314,8 @@ def main():
                          'drop_fraction') and c not in RECORDING:
                     row.append('—')
                 elif k in ('wbc_dropped', 'wbc_skipped_busy') and \
-                        c not in ('wbc-writeback', FELL_BACK, 'wbc-readback'):
+                        c not in ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK,
+                                  'wbc-readback'):
                     row.append('—')
                 elif k in ('window_cpu_util', 'drop_fraction'):
                     row.append(fmt(v, 0, 100.0) + ('%' if v else ''))

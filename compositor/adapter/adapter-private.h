@@ -45,6 +45,9 @@ struct wbc_cursor {
 	char fallback_why[WBC_KMS_ERROR_MAX];
 };
 
+/* The backend's limit on a writeback pool. */
+#define WBC_OUTPUT_MAX_WB_BUFFERS 16
+
 /* Owned by wlroots' wlr_output_destroy (which calls output_impl.destroy). */
 struct wbc_output {
 	struct wlr_output base;
@@ -54,6 +57,11 @@ struct wbc_output {
 	struct wbc_kms_pipe *pipe;       /* owned; NULL while disabled */
 	struct wlr_buffer *front;        /* locked: the buffer on screen, NULL before any */
 	struct wlr_buffer *cursor_front; /* locked: the cursor plane's image on screen, or NULL */
+	/* The images of shown commits whose capture is still being written, oldest first,
+	 * each locked until its frame or loss is reported: the engine may read them after
+	 * the next commit replaced them on screen (WBC_KMS_WB_SKIP). [i][1]: the cursor's. */
+	struct wlr_buffer *capturing[WBC_OUTPUT_MAX_WB_BUFFERS][2];
+	unsigned n_capturing;
 	struct wbc_cursor cursor;
 	struct wl_list commits;          /* wbc_commit.link: given to the pipe, not reported */
 	struct wbc_output_capture_listener capture; /* valid while has_capture */
@@ -97,6 +105,7 @@ struct wbc_fb *wbc_fb_get(struct wbc_backend *backend, struct wlr_buffer *buffer
 void wbc_fb_destroy_all(struct wbc_backend *backend);
 
 /* output.c */
+void wbc_output_release_capturing(struct wbc_output *output, bool all);
 int wbc_output_create(struct wbc_backend *backend, struct wbc_kms_connector *conn);
 struct wbc_output *wbc_output_from(struct wlr_output *output);
 void wbc_plane_format_set(const struct wbc_kms_plane *plane, struct wlr_drm_format_set *set);

@@ -38,6 +38,8 @@ struct wbc_adapter_options {
 	/* Drive the device's writeback connector as the only output (a CRTC whose only sink
 	 * is writeback: no physical screen needed); output_name must be NULL. */
 	bool headless;
+	/* Writeback with WBC_KMS_WB_SKIP: the display never waits for a capture. */
+	bool writeback_skip;
 };
 
 /* The device is borrowed: it must outlive the backend. The backend is destroyed with

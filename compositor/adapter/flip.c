@@ -5,6 +5,7 @@
  *   SUPERSEDED  -> present(presented = false); the newer commit brings the frame
  *   FAILED      -> present(presented = false), damage, frame one refresh later
  * and writeback frames, which go to the output's capture listener (which releases them),
+ * the shown images kept locked from the flip until then,
  * or reports of lost ones (their out-fence timed out in the KMS backend).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -85,6 +86,16 @@ static void send_present(struct wbc_output *out, const struct wbc_commit *c,
 	wlr_output_send_present(&out->base, &present);
 }
 
+/* The shown images stay locked while the engine writes their capture. */
+static void hold_capturing(struct wbc_output *out)
+{
+	if (out->n_capturing == WBC_OUTPUT_MAX_WB_BUFFERS)
+		return;                      /* more jobs than any pool: cannot happen */
+	struct wlr_buffer **slot = out->capturing[out->n_capturing++];
+	slot[0] = out->front ? wlr_buffer_lock(out->front) : NULL;
+	slot[1] = out->cursor_front ? wlr_buffer_lock(out->cursor_front) : NULL;
+}
+
 void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct wbc_kms_flip_event *ev)
 {
 	struct wbc_commit *c = ev->user_data;
@@ -104,6 +115,8 @@ void wbc_output_handle_flip(void *data, struct wbc_kms_pipe *pipe, const struct 
 		c->cursor = NULL;
 		bool internal = c->internal;
 		wbc_commit_free(c);
+		if (ev->captured)
+			hold_capturing(out);
 		if (out->destroying)
 			return;
 		if (out->has_capture)
@@ -139,6 +152,7 @@ void wbc_output_handle_wb_frame(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_wb_frame *frame)
 {
 	struct wbc_output *out = data;
+	wbc_output_release_capturing(out, false);
 	if (out->has_capture && !out->destroying) {
 		out->stats.captures++;
 		out->capture.frame(out->capture.data, pipe, frame);  /* releases it */
@@ -151,6 +165,7 @@ void wbc_output_handle_wb_lost(void *data, struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_wb_lost *lost)
 {
 	struct wbc_output *out = data;
+	wbc_output_release_capturing(out, false);
 	out->stats.captures_lost++;
 	if (out->has_capture && !out->destroying)
 		out->capture.lost(out->capture.data, lost->reason);

@@ -116,10 +116,25 @@ static void pipe_close(struct wbc_output *out)
 		wbc_commit_free(c);
 	if (out->has_capture)
 		out->capture.pipe_closed(out->capture.data);
+	wbc_output_release_capturing(out, true);
 	wlr_buffer_unlock(out->front);
 	out->front = NULL;
 	wlr_buffer_unlock(out->cursor_front);
 	out->cursor_front = NULL;
+}
+
+/* The oldest capture in flight was delivered or lost (all: the pipe is gone). */
+void wbc_output_release_capturing(struct wbc_output *out, bool all)
+{
+	while (out->n_capturing) {
+		wlr_buffer_unlock(out->capturing[0][0]);
+		wlr_buffer_unlock(out->capturing[0][1]);
+		out->n_capturing--;
+		memmove(out->capturing[0], out->capturing[1],
+			out->n_capturing * sizeof(out->capturing[0]));
+		if (!all)
+			return;
+	}
 }
 
 /* ---- Commit and test ---------------------------------------------------------------- */
@@ -241,9 +256,12 @@ static int enable_writeback(struct wbc_output *out, unsigned n_buffers)
 		return -1;
 	struct wbc_kms_writeback_options o;
 	wbc_kms_writeback_options_init(&o);
+	if (out->backend->opts.writeback_skip)
+		o.pacing = WBC_KMS_WB_SKIP;
 	if (!n_buffers && out->has_capture)
 		n_buffers = out->capture.pool_size(out->capture.data);
-	o.n_buffers = n_buffers > 16 ? 16 : n_buffers;  /* the backend's pool limit */
+	o.n_buffers = n_buffers > WBC_OUTPUT_MAX_WB_BUFFERS ? WBC_OUTPUT_MAX_WB_BUFFERS :
+		n_buffers;
 	if (out->debug_lose_after >= 0) {
 		o.debug_fence = debug_lose_fence;
 		o.debug_fence_data = out;

@@ -22,6 +22,7 @@ static const char usage[] =
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
 	"           [--allow-capture] [--allow-remote] [--allow-osk] [--headless]\n"
+	"           [--writeback-pacing wait|skip]\n"
 	"           [--allow-vt-switch] [--renderer auto|gles2|pixman]"
 	"           [--blank-after SECONDS] [--hide-cursor SECONDS] [--no-xwayland]\n"
 	"           -- APP [ARGS...]\n"
@@ -88,6 +89,12 @@ static const char usage_more[] =
 	"                       keyboard (wvkbd) APP starts; its keys go to the focused client\n"
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
+	"  --writeback-pacing wait|skip\n"
+	"                       wait (default): a commit waits for the last capture's\n"
+	"                       out-fence, so every shown frame is captured; skip: the\n"
+	"                       display never waits, frames shown while a capture is\n"
+	"                       written are not captured (needs a driver that allows it,\n"
+	"                       see wbc(1))\n"
 	"\n"
 	"Rendering:\n"
 	"  --renderer auto|gles2|pixman\n"
@@ -331,6 +338,12 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			else
 				return fail("--renderer wants auto, gles2 or pixman, got '%s'",
 					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--writeback-pacing") == 0) {
+			if (!next || (strcmp(next, "wait") != 0 && strcmp(next, "skip") != 0))
+				return fail("--writeback-pacing wants wait or skip, got '%s'",
+					next ? next : "");
+			o->writeback_skip = strcmp(next, "skip") == 0;
 			i++;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = true;

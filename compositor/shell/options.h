@@ -66,6 +66,8 @@ struct wbc_options {
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
 	enum wbc_renderer_choice renderer; /* --renderer */
+	/* --writeback-pacing skip: commits never wait for a capture's out-fence */
+	bool writeback_skip;
 	bool stats;                      /* --stats */
 	/* Recording control (control/control.c): --allow-control, --control-socket PATH (implies it). */
 	bool allow_control;

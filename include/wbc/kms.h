@@ -397,7 +397,9 @@ struct wbc_kms_pipe_stats {
 	uint64_t missed_vblanks;         /* sequence gaps between consecutive flips beyond 1 */
 	uint64_t modesets;
 	uint64_t estimated_timestamps;   /* flips whose kernel time predated the commit */
-	uint64_t captures_armed, captures_done, captures_skipped;
+	uint64_t captures_armed, captures_done;
+	uint64_t captures_skipped;       /* capture commits sent without: no free buffer, or
+	                                    (WBC_KMS_WB_SKIP) a capture still in flight */
 	uint64_t captures_lost;          /* reported through frame_lost */
 	uint64_t captures_late;          /* of those, fences that signalled later (buffer reused) */
 };
@@ -417,11 +419,27 @@ WBC_KMS_API struct wbc_kms_connector *wbc_kms_pipe_writeback_connector(const str
  * CRTC_ID and the framebuffer to come and go together, and every capture modesets). */
 WBC_KMS_API bool wbc_kms_pipe_writeback_routed(const struct wbc_kms_pipe *pipe);
 
+/* What a commit does while the last capture's out-fence is outstanding. */
+enum wbc_kms_wb_pacing {
+	/* The uAPI's rule (drm_writeback.c: wait for the fence before another commit on the
+	 * same CRTC): the commit waits, and is armed with a capture of its own when it goes.
+	 * Every shown frame is captured; the display waits for the writeback engine. */
+	WBC_KMS_WB_WAIT,
+	/* The display never waits: the commit goes out at once, without a capture (counted
+	 * in captures_skipped). At most one capture is in flight. Only for drivers that
+	 * finish a job whose state a later commit replaced (VKMS with wbc's patches, see
+	 * doc/kernel.md); elsewhere the uAPI calls it undefined. */
+	WBC_KMS_WB_SKIP,
+	/* The display never waits and every commit is armed: several jobs in flight. For
+	 * tests of the kernel's job queue. */
+	WBC_KMS_WB_OVERLAP,
+};
+
 struct wbc_kms_writeback_options {
 	uint32_t format;                 /* 0: XRGB8888 if listed, else the first listed */
 	unsigned n_buffers;              /* 0: 3 */
 	uint32_t width, height;          /* 0: the mode's size; anything else must equal it */
-	bool wait_fence;                 /* default true via wbc_kms_writeback_options_init */
+	enum wbc_kms_wb_pacing pacing;   /* default WBC_KMS_WB_WAIT via ..._options_init */
 	/* How long after its commit was shown an out-fence may take before the job is given
 	 * up as lost (frame_lost) and commits waiting for it go out. 0: the default,
 	 * WBC_KMS_WB_FENCE_TIMEOUT_MS; < 0: wait for ever. */

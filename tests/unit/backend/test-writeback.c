@@ -15,13 +15,15 @@
 #include "harness.h"
 
 static const struct wbc_kms_writeback_options two_buffers = {
-	.n_buffers = 2, .wait_fence = true, .fence_timeout_ms = -1 };
+	.n_buffers = 2, .pacing = WBC_KMS_WB_WAIT, .fence_timeout_ms = -1 };
 static const struct wbc_kms_writeback_options one_buffer = {
-	.n_buffers = 1, .wait_fence = true, .fence_timeout_ms = -1 };
+	.n_buffers = 1, .pacing = WBC_KMS_WB_WAIT, .fence_timeout_ms = -1 };
 static const struct wbc_kms_writeback_options one_buffer_30ms = {
-	.n_buffers = 1, .wait_fence = true, .fence_timeout_ms = 30 };
-static const struct wbc_kms_writeback_options no_wait = {
-	.n_buffers = 2, .wait_fence = false, .fence_timeout_ms = -1 };
+	.n_buffers = 1, .pacing = WBC_KMS_WB_WAIT, .fence_timeout_ms = 30 };
+static const struct wbc_kms_writeback_options overlap = {
+	.n_buffers = 2, .pacing = WBC_KMS_WB_OVERLAP, .fence_timeout_ms = -1 };
+static const struct wbc_kms_writeback_options skip = {
+	.n_buffers = 2, .pacing = WBC_KMS_WB_SKIP, .fence_timeout_ms = -1 };
 
 /* *state holds the writeback options (cmocka's prestate) until setup replaces them. */
 static int setup(void **state)
@@ -134,7 +136,7 @@ static void frame_delivered_once_fence_and_flip_both_arrived(void **state)
 	assert_int_equal(st.captures_lost, 0);
 }
 
-/* With wait_fence, a commit made while the last armed commit's fence is outstanding
+/* With WBC_KMS_WB_WAIT, a commit made while the last armed commit's fence is outstanding
  * waits (even after that commit's flip), and goes out when the fence signals, armed with
  * another buffer: one capture armed per commit. */
 static void next_commit_waits_for_previous_out_fence(void **state)
@@ -167,9 +169,9 @@ static void next_commit_waits_for_previous_out_fence(void **state)
 	assert_ptr_equal(h->flips[1].user_data, TAG(2));
 }
 
-/* Without wait_fence the display does not wait for capture: the next commit goes out at
- * the flip although the fence is still outstanding. */
-static void without_wait_fence_commits_do_not_wait_for_fence(void **state)
+/* With WBC_KMS_WB_OVERLAP the display does not wait for capture: the next commit goes out
+ * at the flip although the fence is still outstanding. */
+static void overlap_commits_do_not_wait_for_fence(void **state)
 {
 	struct harness *h = *state;
 	commit(h, 1, true, 1);
@@ -184,6 +186,36 @@ static void without_wait_fence_commits_do_not_wait_for_fence(void **state)
 	harness_dispatch(h);
 	assert_int_equal(h->n_frames, 1);
 	assert_ptr_equal(h->frames[0].frame.user_data, TAG(1));
+}
+
+/* With WBC_KMS_WB_SKIP a capture commit made while a capture is in flight goes out at
+ * once without one (no WRITEBACK_FB_ID, its flip reported not captured, counted skipped);
+ * once the fence signalled, the next capture commit is armed again. */
+static void skip_commits_at_once_without_capture_while_one_in_flight(void **state)
+{
+	struct harness *h = *state;
+	commit(h, 1, true, 1);
+	assert_int_not_equal(wb_fb_of(fake_drm_last_commit(false)), 0);
+	harness_vblank(h, 1, 0);
+	assert_false(wbc_kms_pipe_busy(h->pipe));
+	commit(h, 2, true, 2);
+	const struct fake_drm_commit *c2 = fake_drm_last_commit(false);
+	assert_int_equal(harness_commit_fb(c2), h->fbs[2]->fb.id);
+	assert_int_equal(wb_fb_of(c2), 0);
+	assert_int_equal(c2->fence, -1);
+	harness_vblank(h, 1, 0);
+	assert_int_equal(h->n_flips, 2);
+	assert_true(h->flips[0].captured);
+	assert_false(h->flips[1].captured);
+	fake_drm_fence_signal(0, true, 0x12);
+	harness_dispatch(h);
+	assert_int_equal(h->n_frames, 1);
+	assert_ptr_equal(h->frames[0].frame.user_data, TAG(1));
+	commit(h, 3, true, 3);
+	assert_int_not_equal(wb_fb_of(fake_drm_last_commit(false)), 0);
+	struct wbc_kms_pipe_stats st = harness_stats(h);
+	assert_int_equal(st.captures_armed, 2);
+	assert_int_equal(st.captures_skipped, 1);
 }
 
 /* Buffers held by the consumer are not armed; with none free a capture commit goes out
@@ -359,7 +391,8 @@ int main(void)
 		T(capture_arms_pool_buffer_and_fence_on_its_commit_only, two_buffers),
 		T(frame_delivered_once_fence_and_flip_both_arrived, two_buffers),
 		T(next_commit_waits_for_previous_out_fence, two_buffers),
-		T(without_wait_fence_commits_do_not_wait_for_fence, no_wait),
+		T(overlap_commits_do_not_wait_for_fence, overlap),
+		T(skip_commits_at_once_without_capture_while_one_in_flight, skip),
 		T(pool_buffers_handed_out_and_released, two_buffers),
 		T(fence_timeout_reports_lost_and_releases_waiting_commit, one_buffer_30ms),
 		T(fence_signalled_on_unwritten_buffer_reported_lost, one_buffer),
