@@ -444,7 +444,8 @@ int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
 	if (!readback && s->opts->capture != WBC_CAPTURE_FORCE_READBACK) {
 		if (wbc_output_prepare_writeback(output, pool, format, how, sizeof(how)) == 0) {
 			wbc_capture_set_method(cap, WBC_CAPTURE_WRITEBACK);
-			snprintf(line, len, "capture: writeback (%s; %u buffers)", how, pool);
+			snprintf(line, len, "capture: writeback (%s; %u buffers%s)", how, pool,
+				s->opts->writeback_skip ? "; the display never waits for it" : "");
 			return 0;
 		}
 		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {

@@ -156,30 +156,48 @@ static void idle_route_accepted(void **state)
 }
 
 
-#define SKIP_COMMITS 600
+#define DRAWN_ONCE_COMMITS 600
 /* Four buffers drawn once, so that none is drawn while a job may still read it: with
  * pacing other than WBC_KMS_WB_WAIT a commit goes out while the last one's capture is
  * being composed, and on a patched VKMS the frame after it too. */
-#define SKIP_BUFFERS 4
+#define DRAWN_ONCE_BUFFERS 4
 
 static int frame_is_its_buffer(void *data, const struct wbc_kms_wb_frame *f)
 {
 	struct wbc_kms_wb_frame g = *f;
-	g.user_data = (void *)((uintptr_t)f->user_data % SKIP_BUFFERS);
+	g.user_data = (void *)((uintptr_t)f->user_data % DRAWN_ONCE_BUFFERS);
 	return frame_is_its_commit(data, &g);
+}
+
+/* A 640x480 pipe with writeback paced so, its frames checked against buffer i % 4:
+ * headless (the writeback connector the pipe's), or Virtual-1 cloned to writeback. */
+static void init_paced(struct test_pipe *tp, enum wbc_kms_wb_pacing pacing, bool cloned,
+		struct seq_check *c)
+{
+	if (cloned)
+		test_pipe_init(tp, 640, 480, false, false);
+	else
+		test_pipe_init_wb(tp, 640, 480, false, false);
+	struct wbc_kms_writeback_options o;
+	wbc_kms_writeback_options_init(&o);
+	o.pacing = pacing;
+	if (wbc_kms_pipe_enable_writeback(tp->pipe, &o) < 0)
+		fail_msg("writeback: %s", wbc_kms_device_error(tp->dev));
+	tp->ev.frame_check = frame_is_its_buffer;
+	tp->ev.frame_check_data = c;
 }
 
 /* `commits` commits each made at its predecessor's flip, showing buffer i % 4, all
  * asking for capture; stops after the flip once a job was lost and `stop_on_loss`. */
 static void run_drawn_once(struct test_pipe *tp, size_t commits, bool stop_on_loss)
 {
-	struct wbc_kms_buffer *buf[SKIP_BUFFERS];
-	for (uint32_t k = 0; k < SKIP_BUFFERS; k++) {
+	struct wbc_kms_buffer *buf[DRAWN_ONCE_BUFFERS];
+	for (uint32_t k = 0; k < DRAWN_ONCE_BUFFERS; k++) {
 		buf[k] = test_buffer(tp, tp->width, tp->height, DRM_FORMAT_XRGB8888);
 		test_draw(buf[k], k);
 	}
 	for (size_t i = 0; i < commits; i++) {
-		struct wbc_kms_pipe_state s = { .primary.fb = &buf[i % SKIP_BUFFERS]->fb,
+		struct wbc_kms_pipe_state s = { .primary.fb = &buf[i % DRAWN_ONCE_BUFFERS]->fb,
 			.capture = true, .user_data = (void *)(uintptr_t)i };
 		if (wbc_kms_pipe_commit(tp->pipe, &s) < 0)
 			fail_msg("commit %zu: %s", i, wbc_kms_device_error(tp->dev));
@@ -231,29 +249,22 @@ static void check_drawn_once(struct test_pipe *tp, size_t commits, const char *w
  * commit's frame. A commit finding no free buffer goes without capture. */
 static void no_wait_every_commit_captured(void **state)
 {
-	enum { NOWAIT_COMMITS = 600 };
 	bool stock = test_vkms_flavour("stock");
 	struct test_pipe tp;
-	test_pipe_init_wb(&tp, 640, 480, false, false);
-	struct wbc_kms_writeback_options o;
-	wbc_kms_writeback_options_init(&o);
-	o.pacing = WBC_KMS_WB_OVERLAP;
-	assert_int_equal(wbc_kms_pipe_enable_writeback(tp.pipe, &o), 0);
 	struct seq_check c = { 0 };
-	tp.ev.frame_check = frame_is_its_buffer;
-	tp.ev.frame_check_data = &c;
+	init_paced(&tp, WBC_KMS_WB_OVERLAP, false, &c);
 	/* Stock VKMS: a lost job is what this run looks for, so it is counted, not failed. */
 	tp.ev.allow_lost = stock;
-	run_drawn_once(&tp, NOWAIT_COMMITS, stock);
+	run_drawn_once(&tp, DRAWN_ONCE_COMMITS, stock);
 	if (stock) {
 		struct wbc_kms_pipe_stats st;
 		wbc_kms_pipe_get_stats(tp.pipe, &st);
 		test_wait_frames(&tp, st.captures_armed - tp.ev.n_lost, 30000);
-		report_stock(&tp, NOWAIT_COMMITS);
+		report_stock(&tp, DRAWN_ONCE_COMMITS);
 		test_pipe_fini(&tp);
 		return;
 	}
-	check_drawn_once(&tp, NOWAIT_COMMITS, "no fence waits");
+	check_drawn_once(&tp, DRAWN_ONCE_COMMITS, "no fence waits");
 	test_pipe_fini(&tp);
 }
 
@@ -261,24 +272,30 @@ static void no_wait_every_commit_captured(void **state)
  * the display never waits for a fence; a commit made while a capture is in flight goes
  * without one. Every capture made is delivered, exact (the commit's own buffer, one of
  * four drawn once, so none is drawn while a job may still read it), none lost, and every
- * commit flips. How many were skipped and how many vblanks were missed depend on the
+ * commit flips; headless, then with Virtual-1 cloned to writeback (the screen shown).
+ * How many were skipped and how many vblanks were missed depend on the
  * machine's speed: printed, not asserted (bench/run-vkms.sh measures them). */
-static void skip_display_never_waits(void **state)
+static void skip_run(bool cloned)
 {
 	if (test_vkms_flavour("stock"))
 		skip();              /* stock VKMS strands a job whose state is replaced */
 	struct test_pipe tp;
-	test_pipe_init_wb(&tp, 640, 480, false, false);
-	struct wbc_kms_writeback_options o;
-	wbc_kms_writeback_options_init(&o);
-	o.pacing = WBC_KMS_WB_SKIP;
-	assert_int_equal(wbc_kms_pipe_enable_writeback(tp.pipe, &o), 0);
 	struct seq_check c = { 0 };
-	tp.ev.frame_check = frame_is_its_buffer;
-	tp.ev.frame_check_data = &c;
-	run_drawn_once(&tp, SKIP_COMMITS, false);
-	check_drawn_once(&tp, SKIP_COMMITS, "skip pacing");
+	init_paced(&tp, WBC_KMS_WB_SKIP, cloned, &c);
+	run_drawn_once(&tp, DRAWN_ONCE_COMMITS, false);
+	check_drawn_once(&tp, DRAWN_ONCE_COMMITS, cloned ? "skip pacing, cloned" :
+		"skip pacing, headless");
 	test_pipe_fini(&tp);
+}
+
+static void skip_display_never_waits(void **state)
+{
+	skip_run(false);
+}
+
+static void skip_display_never_waits_cloned(void **state)
+{
+	skip_run(true);
 }
 
 /* argv[1], optional: a cmocka test filter (e.g. every_commit_captured_in_order, for the
@@ -291,6 +308,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(every_commit_captured_in_order, test_teardown),
 		cmocka_unit_test_teardown(no_wait_every_commit_captured, test_teardown),
 		cmocka_unit_test_teardown(skip_display_never_waits, test_teardown),
+		cmocka_unit_test_teardown(skip_display_never_waits_cloned, test_teardown),
 		cmocka_unit_test_teardown(idle_route_accepted, test_teardown),
 	};
 	/* On stock VKMS one lost job poisons every later capture until vkms is reloaded:

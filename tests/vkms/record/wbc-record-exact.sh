@@ -57,7 +57,9 @@ rc=$?
 check_log "$out/log-skip"
 [ $rc = 0 ] || { cat "$out/log-skip"; fail "wbc exited $rc (--writeback-pacing skip)"; }
 check_final "$out/log-skip"
-grep -a '^wbc: rec final' "$out/log-skip"
+grep -a '^wbc: capture\|^wbc: rec final' "$out/log-skip"
+grep -aq '^wbc: capture: writeback (.*the display never waits for it)' "$out/log-skip" ||
+	fail "wbc did not say it records by writeback with the display not waiting"
 decode "$out/skip.mkv" bgr0 | "$tool" exact 640 480 >"$out/exact-skip" || fail "decoding failed"
 note "--writeback-pacing skip:"
 check_exact "$out/exact-skip" 10
