@@ -3,6 +3,7 @@
  * dma-bufs by mapping them (dma-buf mmap + DMA_BUF_IOCTL_SYNC); everything else of the
  * latter is pixman's. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include <linux/dma-buf.h>
 #include <GLES2/gl2.h>
 #include <wayland-server-core.h>
+#include <xf86drm.h>
+#include <libdrm/virtgpu_drm.h>
 #include <wlr/render/interface.h>
 #include <wlr/render/drm_format_set.h>
 #include <wlr/render/egl.h>
@@ -377,10 +380,44 @@ static struct wlr_renderer *gles2_create(int drm_fd, bool allow_software, char *
 	return r;
 }
 
+/* Whether the device's GL would be software, and why: a device without a render node
+ * drives displays only (VKMS, simpledrm; Mesa gives it kms_swrast), and virtio-gpu
+ * without 3D (virgl) has a render node but no GL of its own. auto leaves these alone
+ * without loading Mesa: wlroots refuses software GL after making the EGL display, and
+ * tearing that down raced llvmpipe's threads (a NULL write in kms_swrast_dri.so under
+ * ASan, virtio-gpu guest, Mesa 22.3.6, 2026-12-06); it also cost about 2 s per start in
+ * the TCG guest. */
+static bool software_gl_only(int drm_fd, char *why, size_t size)
+{
+	char *node = drmGetRenderDeviceNameFromFd(drm_fd);
+	if (!node) {
+		snprintf(why, size, "the DRM device has no render node");
+		return true;
+	}
+	free(node);
+	drmVersionPtr v = drmGetVersion(drm_fd);
+	bool virtio = v && v->name && strcmp(v->name, "virtio_gpu") == 0;
+	drmFreeVersion(v);
+	int three_d = 0;
+	struct drm_virtgpu_getparam p = { .param = VIRTGPU_PARAM_3D_FEATURES,
+		.value = (uint64_t)(uintptr_t)&three_d };
+	if (virtio && (drmIoctl(drm_fd, DRM_IOCTL_VIRTGPU_GETPARAM, &p) != 0 || !three_d)) {
+		snprintf(why, size, "virtio-gpu without 3D (virgl)");
+		return true;
+	}
+	return false;
+}
+
 struct wlr_renderer *wbc_renderer_create(int drm_fd, enum wbc_renderer_choice choice,
 		char *desc, size_t desc_size)
 {
 	char why[600] = "";
+	if (choice == WBC_RENDERER_AUTO && drm_fd >= 0 &&
+			software_gl_only(drm_fd, why, sizeof(why))) {
+		wbc_log(WLR_INFO, "renderer: GLES2 not tried (%s: its GL would be software; "
+			"--renderer gles2 takes it): using pixman", why);
+		choice = WBC_RENDERER_PIXMAN;
+	}
 	if (choice != WBC_RENDERER_PIXMAN) {
 		struct wlr_renderer *r = gles2_create(drm_fd, choice == WBC_RENDERER_GLES2, why,
 			sizeof(why));

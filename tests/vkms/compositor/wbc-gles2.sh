@@ -8,11 +8,11 @@
 #             the client draws frames (its fps lines); grim's screenshot (screencopy from
 #             writeback) shows the triangle's red, green and blue corners where they
 #             belong, which no blank or background frame has.
-#  2. auto    --renderer auto on this device: its only GL is software, so pixman, said
-#             with -v in one line naming the cause (not without -v: renderer.c says why).
-#  3. broken  no EGL (glvnd given no vendor library): --renderer gles2
-#             exits 1 in one error line naming the cause, APP not started; --renderer
-#             auto falls back to pixman in one line without -v and runs APP.
+#  2. auto    --renderer auto on this device: VKMS has no render node, so its GL would be
+#             software; pixman without loading Mesa, said with -v in one line.
+#  3. broken  no EGL (glvnd given no vendor library): --renderer gles2 exits 1 in one
+#             error line naming the cause, APP not started. (auto falling back in one
+#             line where it does try: wbc-virtio-gpu, whose device has a render node.)
 . "$(dirname "$0")/lib.sh"
 
 # --- 1. weston-simple-egl under --renderer gles2
@@ -77,10 +77,8 @@ check_log "$out/auto.log"
 [ $rc = 0 ] || fail "auto: wbc exited $rc"
 lines=$(grep -a 'wbc: renderer: ' "$out/auto.log")
 note "auto: $lines"
-[ "$(grep -ac 'wbc: renderer: GLES2 not used' "$out/auto.log")" = 1 ] ||
-	fail "auto: not one line saying why GLES2 is not used"
-grep -aq 'wbc: renderer: GLES2 not used (EGL on this device is software rendering' \
-	"$out/auto.log" || fail "auto: the cause is not named"
+[ "$(grep -ac 'wbc: renderer: GLES2 not tried (the DRM device has no render node' \
+	"$out/auto.log")" = 1 ] || fail "auto: not one line saying why GLES2 is not tried"
 grep -aq 'wbc: renderer: pixman; output buffers: DRM dumb buffers' "$out/auto.log" ||
 	fail "auto: not pixman on dumb buffers"
 
@@ -88,14 +86,5 @@ grep -aq 'wbc: renderer: pixman; output buffers: DRM dumb buffers' "$out/auto.lo
 export __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/wbc-no-egl.json
 refused "gles2 without EGL" 1 "--renderer gles2: cannot create the GLES2 renderer: " \
 	-- --renderer gles2 --mode 640x480
-wbc --renderer auto --mode 640x480 --duration "$(secs 3)" -- sleep 30 >"$out/broken.log" 2>&1
-rc=$?
 unset __EGL_VENDOR_LIBRARY_FILENAMES
-check_log "$out/broken.log"
-note "auto without EGL: status $rc: $(cat "$out/broken.log")"
-[ $rc = 0 ] || fail "broken: wbc exited $rc"
-[ "$(grep -ac '^wbc: renderer: GLES2 unavailable (.*): using pixman$' "$out/broken.log")" = 1 ] ||
-	fail "broken: not one fallback line"
-grep -av '^wbc: stats\|^wbc: renderer: GLES2 unavailable' "$out/broken.log" | grep -a . &&
-	fail "broken: other lines than the fallback"
 echo PASS
