@@ -317,12 +317,33 @@ static bool unwritten(const struct wbc_kms_wb_buffer *b)
 	return true;
 }
 
-static struct wbc_kms_wb_buffer *free_slot(struct wbc_kms_writeback *wb)
+static int free_index(const struct wbc_kms_writeback *wb)
 {
 	for (unsigned i = 0; i < wb->n_buffers; i++)
 		if (wb->slots[i].state == WB_FREE)
-			return &wb->slots[i];
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+static struct wbc_kms_wb_buffer *free_slot(struct wbc_kms_writeback *wb)
+{
+	int i = free_index(wb);
+	return i < 0 ? NULL : &wb->slots[i];
+}
+
+static bool in_flight(const struct wbc_kms_writeback *wb)
+{
+	return wb->pacing == WBC_KMS_WB_SKIP && wb->fences_outstanding > 0;
+}
+
+enum wbc_kms_capture_ready wbc_kms_pipe_capture_ready(const struct wbc_kms_pipe *pipe)
+{
+	struct wbc_kms_writeback *wb = pipe->wb;
+	if (!wb)
+		return WBC_KMS_CAPTURE_NO_WRITEBACK;
+	if (in_flight(wb))
+		return WBC_KMS_CAPTURE_IN_FLIGHT;
+	return free_index(wb) < 0 ? WBC_KMS_CAPTURE_NO_BUFFER : WBC_KMS_CAPTURE_READY;
 }
 
 int wbc_kms_writeback_arm(struct wbc_kms_writeback *wb, drmModeAtomicReq *req, bool test_only,
@@ -330,8 +351,7 @@ int wbc_kms_writeback_arm(struct wbc_kms_writeback *wb, drmModeAtomicReq *req, b
 {
 	struct wbc_kms_pipe *pipe = wb->pipe;
 	struct wbc_kms_connector *c = pipe->wb_connector;
-	bool in_flight = wb->pacing == WBC_KMS_WB_SKIP && wb->fences_outstanding > 0;
-	struct wbc_kms_wb_buffer *b = in_flight ? NULL : free_slot(wb);
+	struct wbc_kms_wb_buffer *b = in_flight(wb) ? NULL : free_slot(wb);
 	*job = NULL;
 	if (!b) {
 		/* The display never waits for capture: this commit goes out without it. */

@@ -6,13 +6,16 @@
 wbc_build_packages=(
 	build-essential meson ninja-build pkg-config scdoc
 	libdrm-dev libwlroots-dev libwayland-dev wayland-protocols libinput-dev libudev-dev
-	libpixman-1-dev libseat-dev libxkbcommon-dev
+	libpixman-1-dev libseat-dev libxkbcommon-dev libgles-dev
 	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
 	libjson-c-dev libcmocka-dev
 )
 # To run it in the VKMS guest (tests/vm: Debian's kernel, vkms.ko built against its
 # headers, an initramfs) and to decode what it recorded.
-wbc_guest_packages=(kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2 ffmpeg)
+# libgl1-mesa-dri and libegl-mesa0: Mesa's EGL and its drivers (kms_swrast on VKMS) for
+# --renderer gles2 and for EGL clients (weston-simple-egl).
+wbc_guest_packages=(kmod cpio xz-utils libelf-dev qemu-system-x86 iproute2 ffmpeg
+	libgl1-mesa-dri libegl-mesa0)
 # What the tests add: the fuzzers' compiler and the real clients that are their witnesses.
 wbc_test_packages=(
 	clang-14 libclang-rt-14-dev llvm-14 wlcs

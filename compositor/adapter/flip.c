@@ -156,6 +156,7 @@ void wbc_output_handle_wb_frame(void *data, struct wbc_kms_pipe *pipe,
 	if (out->has_capture && !out->destroying) {
 		out->stats.captures++;
 		out->capture.frame(out->capture.data, pipe, frame);  /* releases it */
+		schedule_capture_kick(out);      /* the engine is free again */
 		return;
 	}
 	wbc_kms_pipe_release_frame(pipe, frame->buffer);
@@ -167,6 +168,8 @@ void wbc_output_handle_wb_lost(void *data, struct wbc_kms_pipe *pipe,
 	struct wbc_output *out = data;
 	wbc_output_release_capturing(out, false);
 	out->stats.captures_lost++;
-	if (out->has_capture && !out->destroying)
+	if (out->has_capture && !out->destroying) {
 		out->capture.lost(out->capture.data, lost->reason);
+		schedule_capture_kick(out);
+	}
 }

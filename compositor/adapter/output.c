@@ -419,6 +419,16 @@ bool wbc_output_capture_kick(struct wlr_output *wo)
 	if (!out->pipe || !out->front || !out->has_capture ||
 			!out->capture.want_repeat(out->capture.data))
 		return false;
+	/* A re-commit the pipe would send without capture only takes a display slot. */
+	switch (wbc_kms_pipe_capture_ready(out->pipe)) {
+	case WBC_KMS_CAPTURE_IN_FLIGHT:
+		return true;                 /* its frame or loss kicks again */
+	case WBC_KMS_CAPTURE_NO_BUFFER:
+		return false;                /* the caller looks again later */
+	case WBC_KMS_CAPTURE_READY:
+	case WBC_KMS_CAPTURE_NO_WRITEBACK:  /* readback, or enabled by this commit */
+		break;
+	}
 	struct wbc_fb *fb = wbc_fb_get(out->backend, out->front);
 	return fb && submit(out, out->front, fb, NULL, true) == 0;
 }

@@ -7,7 +7,9 @@
 #include <time.h>
 #include <drm_fourcc.h>
 #include <linux/dma-buf.h>
+#include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_output.h>
 #include "adapter/adapter.h"
 #include "util/buffer-check.h"
 #include "capture.h"
@@ -452,8 +454,30 @@ static void dmabuf_sync(int fd, uint64_t flags)
 	ioctl(fd, DMA_BUF_IOCTL_SYNC, &sync);
 }
 
-/* Copy the buffer's pixels into dst (width * 4 bytes a row); its format, or 0. */
-static uint32_t read_buffer(struct wlr_buffer *buffer, void *dst, const char **how)
+/* A buffer the renderer can draw into (GLES2: GBM buffers, which wlroots 0.15 gives no
+ * CPU access, and may be tiled; a client's dma-buf EGL takes as a render target) read
+ * back through it, width * 4 bytes a row as the other ways; its format, or 0 where it
+ * cannot (pixman: a buffer without a data pointer). */
+static uint32_t read_with_renderer(struct wlr_renderer *r, struct wlr_buffer *buffer,
+		void *dst)
+{
+	uint32_t w = (uint32_t)buffer->width, h = (uint32_t)buffer->height;
+	/* In the byte order of the buffer's format, as the capture announced it (screen.c). */
+	struct wlr_dmabuf_attributes attr;
+	uint32_t format = wlr_buffer_get_dmabuf(buffer, &attr) ? readback_format(attr.format) : 0;
+	if (!r || !format || !wlr_renderer_begin_with_buffer(r, buffer))
+		return 0;
+	uint32_t flags = 0;
+	bool ok = wlr_renderer_read_pixels(r, format, &flags, w * 4, w, h, 0, 0, 0, 0, dst);
+	wlr_renderer_end(r);
+	/* wlroots 0.15's renderers read top-down; a y-inverted read would need flipping. */
+	return ok && !(flags & WLR_RENDERER_READ_PIXELS_Y_INVERT) ? format : 0;
+}
+
+/* Copy the buffer's pixels into dst (width * 4 bytes a row); its format, or 0. r: the
+ * output's renderer (borrowed; NULL: none). */
+static uint32_t read_buffer(struct wlr_renderer *r, struct wlr_buffer *buffer, void *dst,
+		const char **how)
 {
 	void *data;
 	uint32_t format;
@@ -468,7 +492,12 @@ static uint32_t read_buffer(struct wlr_buffer *buffer, void *dst, const char **h
 		*how = "data pointer";
 		return out;
 	}
-	/* A client's dma-buf scanned out directly: map it. */
+	uint32_t read = read_with_renderer(r, buffer, dst);
+	if (read) {
+		*how = "renderer";
+		return read;
+	}
+	/* A client's dma-buf scanned out directly (pixman): map it. */
 	struct wlr_dmabuf_attributes attr;
 	if (!wlr_buffer_get_dmabuf(buffer, &attr) || attr.n_planes != 1 ||
 			(attr.modifier != DRM_FORMAT_MOD_LINEAR &&
@@ -510,7 +539,7 @@ static bool readback(struct wbc_capture *cap, struct wlr_buffer *buffer,
 		return false;
 	}
 	const char *how = "";
-	uint32_t format = read_buffer(buffer, copy, &how);
+	uint32_t format = read_buffer(cap->output->renderer, buffer, copy, &how);
 	if (!format) {
 		if (!cap->readback_failed)
 			wbc_log(WLR_ERROR, "%s: readback: cannot read the displayed buffer (no CPU "

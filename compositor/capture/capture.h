@@ -13,8 +13,9 @@
  *              (armed on the commit); the frame is that buffer, lent to the consumers
  *              until the last of them unrefs it (then it goes back to the KMS pool).
  *   readback   no writeback: when a flip shows a buffer, its pixels are copied out of the
- *              displayed buffer (wlr_buffer data-pointer access on the renderer's dumb
- *              buffer, or a CPU mapping of its dma-buf); the frame owns the copy.
+ *              displayed buffer (wlr_buffer data-pointer access on pixman's dumb buffer,
+ *              wlr_renderer_read_pixels on GLES2's GBM buffer, or a CPU mapping of a
+ *              client's linear dma-buf); the frame owns the copy.
  *
  * Frame lifetime: a frame is valid during the consumer's frame callback; a consumer that
  * needs it longer takes a reference (wbc_capture_frame_ref) and drops it later (unref).

@@ -23,7 +23,7 @@ static const char usage[] =
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
 	"           [--allow-capture] [--allow-remote] [--allow-osk] [--headless]\n"
 	"           [--writeback-pacing wait|skip]\n"
-	"           [--allow-vt-switch]"
+	"           [--allow-vt-switch] [--renderer auto|gles2|pixman]"
 	"           [--blank-after SECONDS] [--hide-cursor SECONDS] [--no-xwayland]\n"
 	"           -- APP [ARGS...]\n"
 	"\n"
@@ -95,6 +95,14 @@ static const char usage_more[] =
 	"                       display never waits, frames shown while a capture is\n"
 	"                       written are not captured (needs a driver that allows it,\n"
 	"                       see wbc(1))\n"
+	"\n"
+	"Rendering:\n"
+	"  --renderer auto|gles2|pixman\n"
+	"                       how to compose: gles2 (OpenGL ES 2 through EGL on the DRM\n"
+	"                       device, e.g. Mesa), pixman (CPU), auto (default): gles2\n"
+	"                       where the device has GL of its own and it can be created,\n"
+	"                       else pixman (one line says why; with -v where the GL\n"
+	"                       would be software)\n"
 	"\n"
 	"Rotation and scale (every output):\n"
 	"  --rotate 0|90|180|270  turn the picture by this many degrees on every output\n"
@@ -320,6 +328,17 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 				o->capture = WBC_CAPTURE_FORCE_READBACK;
 			else
 				return fail("--capture wants auto, writeback or readback, got '%s'",
+					next ? next : "");
+			i++;
+		} else if (strcmp(a, "--renderer") == 0) {
+			if (next && strcmp(next, "auto") == 0)
+				o->renderer = WBC_RENDERER_AUTO;
+			else if (next && strcmp(next, "gles2") == 0)
+				o->renderer = WBC_RENDERER_GLES2;
+			else if (next && strcmp(next, "pixman") == 0)
+				o->renderer = WBC_RENDERER_PIXMAN;
+			else
+				return fail("--renderer wants auto, gles2 or pixman, got '%s'",
 					next ? next : "");
 			i++;
 		} else if (strcmp(a, "--writeback-pacing") == 0) {

@@ -15,6 +15,13 @@ enum wbc_capture_choice {
 	WBC_CAPTURE_FORCE_READBACK,
 };
 
+/* --renderer */
+enum wbc_renderer_choice {
+	WBC_RENDERER_AUTO,               /* GLES2 where it can be created, else pixman */
+	WBC_RENDERER_GLES2,              /* GLES2 or exit status 1 */
+	WBC_RENDERER_PIXMAN,
+};
+
 /* --outputs: what the connected outputs show (screen.c). */
 enum wbc_outputs_policy {
 	WBC_OUTPUTS_EXTEND,              /* all lit, left to right; APP spans them (as cage) */
@@ -58,6 +65,7 @@ struct wbc_options {
 	const char *container_opts[WBC_MAX_AV_OPTS]; /* --container-opt KEY=VALUE */
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
+	enum wbc_renderer_choice renderer; /* --renderer */
 	/* --writeback-pacing skip: commits never wait for a capture's out-fence */
 	bool writeback_skip;
 	bool stats;                      /* --stats */

@@ -19,6 +19,7 @@
 #include "capture/recording.h"
 #include "layer.h"
 #include "output-config.h"
+#include "renderer.h"
 #include "server.h"
 #include "touch.h"
 #include "view.h"
@@ -31,6 +32,7 @@ struct wbc_screen {
 	                                          NULL while out of the layout (unused) */
 	struct wbc_capture *capture;     /* owned */
 	struct wl_listener frame, destroy;
+	struct wl_listener precommit;    /* GLES2 only (else its link is empty) */
 	struct wl_list link;
 	bool session_off;                /* turned off because the session went away */
 	bool unused;                     /* --outputs last: off and out of the layout, as
@@ -41,6 +43,7 @@ static void screen_free(struct wbc_screen *sc)
 {
 	wl_list_remove(&sc->frame.link);
 	wl_list_remove(&sc->destroy.link);
+	wl_list_remove(&sc->precommit.link);
 	wl_list_remove(&sc->link);
 	wbc_capture_destroy(sc->capture);
 	free(sc);
@@ -59,6 +62,15 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(so, &now);
+}
+
+/* A buffer is about to go to the display: let the GPU finish drawing it first
+ * (wbc_renderer_finish_rendering says why). */
+static void handle_precommit(struct wl_listener *listener, void *data)
+{
+	struct wbc_screen *sc = wl_container_of(listener, sc, precommit);
+	if (sc->output->pending.committed & WLR_OUTPUT_STATE_BUFFER)
+		wbc_renderer_finish_rendering(sc->server->renderer);
 }
 
 static void place(struct wbc_server *s, struct wbc_screen *sc);
@@ -264,6 +276,11 @@ void wbc_screen_new_output(struct wbc_server *s, struct wlr_output *output)
 	wl_signal_add(&output->events.frame, &sc->frame);
 	sc->destroy.notify = handle_destroy;
 	wl_signal_add(&output->events.destroy, &sc->destroy);
+	sc->precommit.notify = handle_precommit;
+	if (wbc_renderer_is_gles2(s->renderer))
+		wl_signal_add(&output->events.precommit, &sc->precommit);
+	else
+		wl_list_init(&sc->precommit.link);
 	wl_list_insert(s->screens.prev, &sc->link);
 	if (s->opts->outputs == WBC_OUTPUTS_LAST)
 		retire_others(s, sc);
@@ -445,9 +462,10 @@ int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
 		DRM_FORMAT_XBGR8888 : DRM_FORMAT_XRGB8888;
 	bool forced = s->opts->capture == WBC_CAPTURE_FORCE_READBACK;
 	snprintf(line, len, "capture: readback (%s%s%s%.800s; copying each displayed buffer "
-		"through wlr_buffer data-pointer access, after render)",
+		"through %s, after render)",
 		forced ? "--capture readback" : "no writeback for ", forced ? "" : output->name,
-		forced ? "" : ": ", forced ? "" : how);
+		forced ? "" : ": ", forced ? "" : how, wbc_renderer_is_gles2(s->renderer) ?
+		"wlr_renderer_read_pixels" : "wlr_buffer data-pointer access");
 	return 0;
 }
 

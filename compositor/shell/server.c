@@ -14,6 +14,7 @@
 #include <wlr/backend/session.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -93,19 +94,51 @@ static int fail(struct wbc_server *s, const char *what)
 	return -1;
 }
 
+/* What the allocator makes, named by its buffers' caps (wlroots 0.15 does not say which
+ * one wlr_allocator_autocreate chose): GBM's are dma-bufs only, dumb buffers are also
+ * CPU-mappable, shm's are memory. */
+static const char *allocator_name(const struct wlr_allocator *a)
+{
+	if (a->buffer_caps & WLR_BUFFER_CAP_SHM)
+		return "shared memory";
+	if (a->buffer_caps & WLR_BUFFER_CAP_DATA_PTR)
+		return "DRM dumb buffers";
+	return "GBM";
+}
+
 /* drm_fd: the KMS device's (borrowed), or -1 without one. */
 static int setup_rendering(struct wbc_server *s, struct wlr_backend *target, int drm_fd)
 {
-	s->renderer = wbc_renderer_create(drm_fd);
-	if (!s->renderer || wbc_renderer_init_wl_display(s->renderer, s->display) < 0)
-		return fail(s, "cannot create the pixman renderer");
+	char desc[256];
+	s->renderer = wbc_renderer_create(drm_fd, s->opts->renderer, desc, sizeof(desc));
+	if (!s->renderer)
+		return fail(s, NULL);
+	if (wbc_renderer_init_wl_display(s->renderer, s->display) < 0)
+		return fail(s, "cannot create wl_shm and zwp_linux_dmabuf_v1");
 	s->shm_check = wbc_shm_check_create(s->display);
 	if (!s->shm_check)
 		return fail(s, "cannot watch wl_shm requests");
+	/* With GLES2 (dma-buf render targets) and the adapter (dma-buf scan-out) this is
+	 * wlroots' GBM allocator on the device; with pixman, DRM dumb buffers. */
+	/* Mesa's GBM device loads its driver again: see renderer.c's gles2_create. */
+	int saved = wbc_log_hold_stderr();
+	wbc_leak_check_pause();
 	s->allocator = wlr_allocator_autocreate(target, s->renderer);
+	wbc_leak_check_resume();
+	wbc_log_release_stderr(saved);
 	if (!s->allocator)
-		return fail(s, "cannot create a buffer allocator (the DRM dumb-buffer allocator "
+		return fail(s, wbc_renderer_is_gles2(s->renderer) ?
+			"cannot create a GBM buffer allocator on the DRM device" :
+			"cannot create a buffer allocator (the DRM dumb-buffer allocator "
 			"needs DRM master)");
+	/* Said without -v for GLES2 only: pixman is what wbc has always used, and its
+	 * fallback line (renderer.c) is the one line the user gets about it. */
+	if (drm_fd >= 0 && wbc_renderer_is_gles2(s->renderer))
+		wbc_notice("renderer: %s; output buffers: %s", desc,
+			allocator_name(s->allocator));
+	else if (drm_fd >= 0)
+		wbc_log(WLR_INFO, "renderer: %s; output buffers: %s", desc,
+			allocator_name(s->allocator));
 	return 0;
 }
 
@@ -145,7 +178,8 @@ static int setup_headless(struct wbc_server *s)
 	if (!wlr_headless_add_output(s->backend, (unsigned)s->opts->embedded_width,
 			(unsigned)s->opts->embedded_height))
 		return fail(s, "cannot add the headless output");
-	/* No DRM device: the renderer is pixman's alone, the allocator wlroots' shm one. */
+	/* No DRM device: the renderer is pixman's (whatever --renderer says: the embedded
+	 * core has no command line), the allocator wlroots' shm one. */
 	return setup_rendering(s, s->backend, -1);
 }
 

@@ -12,7 +12,12 @@
  * and the display are wrapped: allocations made between wbc_leak_check_pause() and
  * wbc_leak_check_resume() on this thread are not leaks to LeakSanitizer. The price: a
  * leak of anything else allocated inside those calls would hide too; what runs there is
- * teardown (wlroots' and wbc's destroy handlers), which frees and does not allocate. */
+ * teardown (wlroots' and wbc's destroy handlers), which frees and does not allocate.
+ *
+ * The same pair is put around the GLES2 renderer's and the GBM allocator's creation
+ * (shell/renderer.c, shell/server.c): Mesa loads its driver there and keeps allocations
+ * it frees neither when wlroots gives a device up nor at exit (libgbm, the DRI driver,
+ * libdrm's device list), which wbc cannot reach either. */
 #ifndef WBC_LEAK_CHECK_H
 #define WBC_LEAK_CHECK_H
 

@@ -11,6 +11,17 @@
 
 void wbc_log_setup(bool verbose);
 bool wbc_log_verbose(void);
+/* Keep wlroots' error lines from now until stop, which returns them joined by "; " (""
+ * if there were none; valid until the next start). Main thread only. */
+void wbc_log_collect_start(void);
+const char *wbc_log_collect_stop(void);
+/* Hold back what anything in the process writes to stderr (libraries that write there
+ * themselves: Mesa's loader while it looks for a driver) until release: with -v it is
+ * written out then, without it is dropped (wbc names the cause in its own line). hold
+ * returns what release takes (-1 when it could not hold: release does nothing). No
+ * other thread may log meanwhile (call it before the recorder starts). */
+int wbc_log_hold_stderr(void);
+void wbc_log_release_stderr(int saved);
 /* A "wbc: ..." line shown even without -v (what the user asked to be told: how the screen
  * is captured, what is recorded). With -v it is an INFO line of the debug log. */
 __attribute__((format(printf, 1, 2)))

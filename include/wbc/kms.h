@@ -464,6 +464,14 @@ WBC_KMS_API void wbc_kms_writeback_options_init(struct wbc_kms_writeback_options
 WBC_KMS_API int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 		const struct wbc_kms_writeback_options *opts);
 WBC_KMS_API void wbc_kms_pipe_disable_writeback(struct wbc_kms_pipe *pipe);
+/* Whether a commit with state.capture made now would be armed, and if not, why. */
+enum wbc_kms_capture_ready {
+	WBC_KMS_CAPTURE_READY,
+	WBC_KMS_CAPTURE_NO_WRITEBACK,    /* writeback is not enabled on the pipe */
+	WBC_KMS_CAPTURE_NO_BUFFER,       /* every pool buffer is armed, lent out or lost */
+	WBC_KMS_CAPTURE_IN_FLIGHT,       /* WBC_KMS_WB_SKIP: a capture is still being written */
+};
+WBC_KMS_API enum wbc_kms_capture_ready wbc_kms_pipe_capture_ready(const struct wbc_kms_pipe *pipe);
 WBC_KMS_API uint32_t wbc_kms_pipe_writeback_format(const struct wbc_kms_pipe *pipe);
 /*
  * The rules the kernel applies to a writeback request (drm_writeback.c, driver checks),

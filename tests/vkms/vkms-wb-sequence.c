@@ -169,15 +169,20 @@ static int frame_is_its_buffer(void *data, const struct wbc_kms_wb_frame *f)
 	return frame_is_its_commit(data, &g);
 }
 
-/* A 640x480 pipe with writeback paced so, its frames checked against buffer i % 4. */
-static void init_paced(struct test_pipe *tp, enum wbc_kms_wb_pacing pacing,
+/* A 640x480 pipe with writeback paced so, its frames checked against buffer i % 4:
+ * headless (the writeback connector the pipe's), or Virtual-1 cloned to writeback. */
+static void init_paced(struct test_pipe *tp, enum wbc_kms_wb_pacing pacing, bool cloned,
 		struct seq_check *c)
 {
-	test_pipe_init_wb(tp, 640, 480, false, false);
+	if (cloned)
+		test_pipe_init(tp, 640, 480, false, false);
+	else
+		test_pipe_init_wb(tp, 640, 480, false, false);
 	struct wbc_kms_writeback_options o;
 	wbc_kms_writeback_options_init(&o);
 	o.pacing = pacing;
-	assert_int_equal(wbc_kms_pipe_enable_writeback(tp->pipe, &o), 0);
+	if (wbc_kms_pipe_enable_writeback(tp->pipe, &o) < 0)
+		fail_msg("writeback: %s", wbc_kms_device_error(tp->dev));
 	tp->ev.frame_check = frame_is_its_buffer;
 	tp->ev.frame_check_data = c;
 }
@@ -247,7 +252,7 @@ static void no_wait_every_commit_captured(void **state)
 	bool stock = test_vkms_flavour("stock");
 	struct test_pipe tp;
 	struct seq_check c = { 0 };
-	init_paced(&tp, WBC_KMS_WB_OVERLAP, &c);
+	init_paced(&tp, WBC_KMS_WB_OVERLAP, false, &c);
 	/* Stock VKMS: a lost job is what this run looks for, so it is counted, not failed. */
 	tp.ev.allow_lost = stock;
 	run_drawn_once(&tp, DRAWN_ONCE_COMMITS, stock);
@@ -267,18 +272,30 @@ static void no_wait_every_commit_captured(void **state)
  * the display never waits for a fence; a commit made while a capture is in flight goes
  * without one. Every capture made is delivered, exact (the commit's own buffer, one of
  * four drawn once, so none is drawn while a job may still read it), none lost, and every
- * commit flips. How many were skipped and how many vblanks were missed depend on the
+ * commit flips; headless, then with Virtual-1 cloned to writeback (the screen shown).
+ * How many were skipped and how many vblanks were missed depend on the
  * machine's speed: printed, not asserted (bench/run-vkms.sh measures them). */
-static void skip_display_never_waits(void **state)
+static void skip_run(bool cloned)
 {
 	if (test_vkms_flavour("stock"))
 		skip();              /* stock VKMS strands a job whose state is replaced */
 	struct test_pipe tp;
 	struct seq_check c = { 0 };
-	init_paced(&tp, WBC_KMS_WB_SKIP, &c);
+	init_paced(&tp, WBC_KMS_WB_SKIP, cloned, &c);
 	run_drawn_once(&tp, DRAWN_ONCE_COMMITS, false);
-	check_drawn_once(&tp, DRAWN_ONCE_COMMITS, "skip pacing");
+	check_drawn_once(&tp, DRAWN_ONCE_COMMITS, cloned ? "skip pacing, cloned" :
+		"skip pacing, headless");
 	test_pipe_fini(&tp);
+}
+
+static void skip_display_never_waits(void **state)
+{
+	skip_run(false);
+}
+
+static void skip_display_never_waits_cloned(void **state)
+{
+	skip_run(true);
 }
 
 /* argv[1], optional: a cmocka test filter (e.g. every_commit_captured_in_order, for the
@@ -291,6 +308,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(every_commit_captured_in_order, test_teardown),
 		cmocka_unit_test_teardown(no_wait_every_commit_captured, test_teardown),
 		cmocka_unit_test_teardown(skip_display_never_waits, test_teardown),
+		cmocka_unit_test_teardown(skip_display_never_waits_cloned, test_teardown),
 		cmocka_unit_test_teardown(idle_route_accepted, test_teardown),
 	};
 	/* On stock VKMS one lost job poisons every later capture until vkms is reloaded:

@@ -194,8 +194,10 @@ static void overlap_commits_do_not_wait_for_fence(void **state)
 static void skip_commits_at_once_without_capture_while_one_in_flight(void **state)
 {
 	struct harness *h = *state;
+	assert_int_equal(wbc_kms_pipe_capture_ready(h->pipe), WBC_KMS_CAPTURE_READY);
 	commit(h, 1, true, 1);
 	assert_int_not_equal(wb_fb_of(fake_drm_last_commit(false)), 0);
+	assert_int_equal(wbc_kms_pipe_capture_ready(h->pipe), WBC_KMS_CAPTURE_IN_FLIGHT);
 	harness_vblank(h, 1, 0);
 	assert_false(wbc_kms_pipe_busy(h->pipe));
 	commit(h, 2, true, 2);
@@ -211,6 +213,7 @@ static void skip_commits_at_once_without_capture_while_one_in_flight(void **stat
 	harness_dispatch(h);
 	assert_int_equal(h->n_frames, 1);
 	assert_ptr_equal(h->frames[0].frame.user_data, TAG(1));
+	assert_int_equal(wbc_kms_pipe_capture_ready(h->pipe), WBC_KMS_CAPTURE_READY);
 	commit(h, 3, true, 3);
 	assert_int_not_equal(wb_fb_of(fake_drm_last_commit(false)), 0);
 	struct wbc_kms_pipe_stats st = harness_stats(h);
@@ -236,6 +239,7 @@ static void pool_buffers_handed_out_and_released(void **state)
 	assert_int_not_equal(fbs[1], 0);
 	assert_int_not_equal(fbs[0], fbs[1]);
 
+	assert_int_equal(wbc_kms_pipe_capture_ready(h->pipe), WBC_KMS_CAPTURE_NO_BUFFER);
 	commit(h, 3, true, 3);
 	assert_int_equal(wb_fb_of(fake_drm_last_commit(false)), 0);
 	harness_vblank(h, 1, 0);
@@ -245,6 +249,7 @@ static void pool_buffers_handed_out_and_released(void **state)
 	assert_int_equal(fake_drm_n_fences(), 2);
 
 	harness_release(h, 0);
+	assert_int_equal(wbc_kms_pipe_capture_ready(h->pipe), WBC_KMS_CAPTURE_READY);
 	commit(h, 0, true, 4);
 	assert_int_equal(wb_fb_of(fake_drm_last_commit(false)), fbs[0]);
 	harness_vblank(h, 1, 0);

@@ -13,7 +13,11 @@
                                  wlroots draws it: logical pixel (x, y) of a W x H
                                  picture is the panel's wlr_box_transform by the inverse
                                  transform (90: x' = y, y' = W-1-x; 270: x' = H-1-y,
-                                 y' = x)"""
+                                 y' = x)
+   ppm.py triangle FILE       -> "R n x y G n x y B n x y": for each of nearly pure red,
+                                 green and blue (that channel >= 200, the others <= 80),
+                                 how many pixels and their centroid (weston-simple-egl's
+                                 triangle has a red, a green and a blue corner)"""
 import collections
 import sys
 
@@ -39,6 +43,21 @@ def load(path):
     if len(px) != w * h * 3:
         sys.exit('%s: truncated' % path)
     return w, h, px
+
+
+def triangle(path):
+    w, h, px = load(path)
+    n, sx, sy = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+    for i, p in enumerate(zip(px[0::3], px[1::3], px[2::3])):
+        hi = [v >= 200 for v in p]
+        if sum(hi) != 1 or sorted(p)[1] > 80:
+            continue
+        c = hi.index(True)
+        n[c] += 1
+        sx[c] += i % w
+        sy[c] += i // w
+    return ' '.join('%s %d %d %d' % ('RGB'[c], n[c], sx[c] // n[c] if n[c] else -1,
+                                     sy[c] // n[c] if n[c] else -1) for c in range(3))
 
 
 def unturn(path, t, dst):
@@ -89,6 +108,8 @@ def main():
                     if all(abs(a - b) <= tol for a, b in zip(rgb, want)))
             fracs.append('%.4f' % (n / (w * h)))
         print(' '.join(fracs))
+    elif cmd == 'triangle':
+        print(triangle(sys.argv[2]))
     elif cmd == 'box':
         w, h, px = load(sys.argv[2])
         want = bytes.fromhex(sys.argv[3])

@@ -10,7 +10,8 @@
 #  xbgr      640x480 in XBGR8888, a format VKMS's primary plane lacks: the adapter's test
 #            (output_test: framebuffer import, then the kernel's TEST_ONLY) refuses it for
 #            direct scan-out, so pixman composites it; no commit fails
-# (DMABUF_ARGS: the client's options before WIDTH HEIGHT.)
+# (DMABUF_ARGS: the client's options before WIDTH HEIGHT; DMABUF_WAIT: seconds shown
+# before wbc is stopped, default 1.)
 . "$(dirname "$0")/lib.sh"
 # run NAME W H WBC-ARGS...: wbc recording while the client shows a WxH dma-buf; APP stops
 # wbc (SIGTERM) a second after the client said its buffer is up.
@@ -23,7 +24,7 @@ until grep -q '^configured' "$out/$name.client"; do
 	kill -0 \$c 2>/dev/null || exit 1
 	sleep 0.5
 done
-sleep 1
+sleep ${DMABUF_WAIT:-1}
 kill -TERM \$PPID
 wait \$c
 APP
@@ -73,4 +74,11 @@ stats=$(grep -a 'commits reached the KMS backend' "$out/xbgr.log" | sed 's/.*sta
 note "xbgr: $stats"
 echo "$stats" | grep -q ' 0 failed' || fail "xbgr: a commit failed"
 boxes xbgr 0 0 640 480
+
+# llvmpipe under TCG: its first frames wait for LLVM to compile the shaders (seconds).
+DMABUF_WAIT=10 run gles2 200 150 --renderer gles2
+grep -aq 'wbc: renderer: GLES2 (.*); output buffers: GBM' "$out/gles2.log" ||
+	fail "gles2: not composed by GLES2 into GBM buffers"
+grep -aq 'Direct scan-out enabled' "$out/gles2.log" && fail "gles2: scanned out, not composited"
+boxes gles2 220 165 200 150
 echo PASS

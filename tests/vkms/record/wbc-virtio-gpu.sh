@@ -4,6 +4,8 @@
 # (saying so). What the virtual monitor shows, read from the host through QEMU's monitor
 # (tests/vm/screendump), is the client's frame pixel for pixel, and the ffv1 recording
 # decodes to the client's frames, each pixel-exact, in order. Neither oracle trusts wbc.
+# Then --renderer auto: virtio-gpu has a render node but, without 3D (virgl), no GL of
+# its own: pixman without loading Mesa, said with -v in one line (renderer.c says why).
 . "$(dirname "$0")/lib.sh"
 screendump=$rec_here/../../vm/screendump
 # APP: the client, a screendump after 6 s, then APP ends (and with it wbc) while the client
@@ -33,4 +35,14 @@ esac
 
 decode "$out/rb.mkv" bgr0 | "$tool" exact 640 480 >"$out/exact" || fail "decoding failed"
 check_exact "$out/exact" 10
+
+ls /dev/dri/renderD* >/dev/null 2>&1 || fail "virtio-gpu has no render node here"
+wbc -v --renderer auto --mode 640x480 --duration "$(secs 3)" -- sleep 30 >"$out/auto.log" 2>&1
+rc=$?
+check_log "$out/auto.log"
+note "auto: $(grep -a 'wbc: renderer: ' "$out/auto.log" | cut -c1-300)"
+[ $rc = 0 ] || fail "auto: wbc exited $rc"
+[ "$(grep -ac 'wbc: renderer: GLES2 not tried (virtio-gpu without 3D (virgl)' \
+	"$out/auto.log")" = 1 ] || fail "auto: not one line saying why GLES2 is not tried"
+grep -aq 'wbc: renderer: pixman; ' "$out/auto.log" || fail "auto: not pixman"
 echo PASS
