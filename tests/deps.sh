@@ -23,6 +23,9 @@ wbc_test_packages=(
 	xwayland x11-apps x11-utils wvkbd
 )
 wbc_packages=("${wbc_build_packages[@]}" "${wbc_guest_packages[@]}" "${wbc_test_packages[@]}")
+# The long suite's witnesses (tests/run.sh --long only, not in wbc_packages: CI does not
+# fetch ~200 MB of browsers): the kiosk browsers of wbc-browser.sh.
+wbc_long_packages=(chromium firefox-esr)
 
 # wbc_install_deps [PACKAGE...]: the ones given (default: all of wbc_packages).
 wbc_install_deps() {

@@ -9,11 +9,24 @@
 # 520-730 s instead of 260-380 s: no time saved. Nor is the soak run beside anything: on
 # a host loaded by other work (2026-12-06, load 8-15) its guest missed 75-94 % of its
 # vblanks, over its bound of half.
+# --long: also installs the long suite's packages (tests/deps.sh: wbc_long_packages, the
+# kiosk browsers chromium and firefox-esr) and, after everything else, runs the `long`
+# suite (wbc-browser-chromium, wbc-browser-firefox: a browser takes minutes to start in the
+# guest; 4 to 7 minutes for both, tests/README.md). Without it (as CI
+# runs it) neither. Any other argument is refused.
 # Exit status is non-zero on any failure. Build dir: $WBC_BUILD_DIR (default build/).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+long=0
+for arg; do
+	case $arg in
+	--long) long=1 ;;
+	*) echo "usage: tests/run.sh [--long]" >&2; exit 2 ;;
+	esac
+done
 . tests/deps.sh
 wbc_install_deps || exit 1
+if [ $long = 1 ]; then wbc_install_deps "${wbc_long_packages[@]}" || exit 1; fi
 
 # The guest kernels are made ready (or found cached) while wbc builds: a cold fetch waits
 # on the network. Two Debian releases at once; the two flavours of one release take turns
@@ -67,8 +80,15 @@ suite vkms || status=1
 wait $fuzz || status=1
 cat "$build/meson-logs/fuzz.out"
 
+# --long: the long suite, alone (its guests one at a time, nothing beside them).
+logs=("$build"/meson-logs/testlog-{unit,wlcs,vm,soak,vkms}.json)
+if [ $long = 1 ]; then
+	suite long || status=1
+	logs+=("$build/meson-logs/testlog-long.json")
+fi
+
 # One closing line over all suites.
-python3 - "$build"/meson-logs/testlog-{unit,wlcs,vm,soak,vkms}.json <<'PY'
+python3 - "${logs[@]}" <<'PY'
 import json, sys
 ok = bad = skip = 0
 for path in sys.argv[1:]:

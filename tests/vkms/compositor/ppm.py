@@ -4,6 +4,9 @@
    ppm.py size FILE           -> WxH
    ppm.py box FILE RRGGBB     -> "X Y W H N": bounding box of the pixels of that colour
                                  and how many there are ("none" if there are none)
+   ppm.py near FILE TOL RRGGBB...
+                              -> for each colour, the fraction of pixels within TOL (per
+                                 channel) of it (0..1), on one line
    ppm.py unturn FILE T OUT   -> writes OUT: the panel's picture FILE (a writeback frame)
                                  of an output with wl_output transform T (0, 90, 180,
                                  270) turned back into the logical picture, the way
@@ -15,6 +18,7 @@
                                  green and blue (that channel >= 200, the others <= 80),
                                  how many pixels and their centroid (weston-simple-egl's
                                  triangle has a red, a green and a blue corner)"""
+import collections
 import sys
 
 
@@ -92,6 +96,18 @@ def main():
             return
         n = sum(1 for i in range(0, len(a), 3) if a[i:i + 3] != b[i:i + 3])
         print('%.4f' % (n / (w * h)))
+    elif cmd == 'near':
+        w, h, px = load(sys.argv[2])
+        tol = int(sys.argv[3])
+        # Count each colour once (in C), then compare the few distinct ones.
+        counts = collections.Counter(zip(px[0::3], px[1::3], px[2::3]))
+        fracs = []
+        for want in sys.argv[4:]:
+            want = bytes.fromhex(want)
+            n = sum(c for rgb, c in counts.items()
+                    if all(abs(a - b) <= tol for a, b in zip(rgb, want)))
+            fracs.append('%.4f' % (n / (w * h)))
+        print(' '.join(fracs))
     elif cmd == 'triangle':
         print(triangle(sys.argv[2]))
     elif cmd == 'box':
