@@ -366,8 +366,9 @@ static struct wlr_renderer *gles2_create(int drm_fd, bool allow_software, char *
 	/* Mesa's loader writes to stderr while it looks for a driver (on VKMS: "MESA-LOADER:
 	 * failed to open vkms ...", "kmsro: driver missing"), which would break wbc's
 	 * promise of one line per fallback: held back (util/log.h). Mesa's driver loading
-	 * allocates what it does not free when wlroots gives up on a device, nor at exit (seen under LeakSanitizer in the VKMS guest: zink_dri.so,
-	 * libgbm, libdrm): not wbc's to free, so not reported. */
+	 * allocates what it does not free when wlroots gives up on a device, nor at exit
+	 * (seen under LeakSanitizer in the VKMS guest: zink_dri.so, libgbm, libdrm): not
+	 * wbc's to free, so not reported. */
 	wbc_leak_check_pause();
 	struct wlr_renderer *r = wlr_gles2_renderer_create_with_drm_fd(drm_fd);
 	wbc_leak_check_resume();
@@ -431,9 +432,9 @@ struct wlr_renderer *wbc_renderer_create(int drm_fd, enum wbc_renderer_choice ch
 			return NULL;
 		}
 		/* No device (the embedded core): pixman is the only choice, nothing fell back.
-		 * Software GL only: pixman is auto's choice there (and a line on every start
-		 * on such machines, e.g. each run of the VKMS tests, would be noise): said
-		 * with -v. Any other cause is a failure worth a line without -v. */
+		 * Software GL that wlroots refused (a device software_gl_only did not catch):
+		 * pixman is auto's choice there, not a failure: said with -v. Any other cause
+		 * is a failure worth a line without -v. */
 		if (drm_fd >= 0 && strcmp(why, SOFTWARE_GL) == 0)
 			wbc_log(WLR_INFO, "renderer: GLES2 not used (%s): using pixman", why);
 		else if (drm_fd >= 0)

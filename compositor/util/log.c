@@ -35,15 +35,23 @@ static bool is_own(const char *fmt)
 	return strncmp(fmt, "wbc: ", 5) == 0;
 }
 
+/* While collecting, wlroots' error lines (not wbc's own) are kept; args stay unread. */
+__attribute__((format(printf, 2, 0)))
+static void collect_if_wanted(enum wlr_log_importance importance, const char *fmt,
+		va_list args)
+{
+	if (!collecting || importance != WLR_ERROR || is_own(fmt))
+		return;
+	va_list copy;
+	va_copy(copy, args);
+	collect(fmt, copy);
+	va_end(copy);
+}
+
 __attribute__((format(printf, 2, 0)))
 static void log_quiet(enum wlr_log_importance importance, const char *fmt, va_list args)
 {
-	if (collecting && importance == WLR_ERROR && !is_own(fmt)) {
-		va_list copy;
-		va_copy(copy, args);
-		collect(fmt, copy);
-		va_end(copy);
-	}
+	collect_if_wanted(importance, fmt, args);
 	if (importance > WLR_ERROR || !is_own(fmt))
 		return;
 	flockfile(stderr);
@@ -56,12 +64,7 @@ __attribute__((format(printf, 2, 0)))
 static void log_verbose(enum wlr_log_importance importance, const char *fmt, va_list args)
 {
 	static const char *const names[] = { "", "ERROR", "INFO", "DEBUG" };
-	if (collecting && importance == WLR_ERROR && !is_own(fmt)) {
-		va_list copy;
-		va_copy(copy, args);
-		collect(fmt, copy);
-		va_end(copy);
-	}
+	collect_if_wanted(importance, fmt, args);
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	flockfile(stderr);
