@@ -7,17 +7,20 @@
 # XRGB8888 frames per resolution on tmpfs, then runs ROUNDS times, per
 # resolution, in a rotating order:
 #   recorder    bench/recorder/recorder-bench: wbc_recorder_create -> submit
-#               -> worker -> libswscale -> libx264 -> matroska file on tmpfs
-#   bare        bench/recorder/bare-loop: sws_scale_frame + send/receive + same
+#               -> worker -> libyuv -> libx264 -> matroska file on tmpfs
+#   bare        bench/recorder/bare-loop: libyuv + send/receive + same
 #               muxer to the same tmpfs, one loop thread, no queue
 #   ffmpeg      the ffmpeg CLI on the raw frames file (via child-rusage,
 #               wait4 rusage); -stream_loop cycles the 60 frames, and
 #               -pix_fmt yuv420p is added: without it ffmpeg picks yuv444p
 #               for bgr0 input, i.e. encodes twice the chroma
-#   ffmpeg-709  the same, converting as recorder/ does: BT.709 matrix,
-#               limited range, bilinear, tagged as recorder/ tags (the CLI's
-#               default converts with BT.601 and tags nothing, which players
-#               take for BT.709 at these sizes: a colour shift, and less work)
+#   ffmpeg-601  the same, with recorder/'s matrix, range and tags: BT.601,
+#               limited range, bilinear, tagged smpte170m / bt709 primaries /
+#               sRGB / centred chroma (the CLI's default also converts with
+#               BT.601, bicubic, but tags nothing, which players take for
+#               BT.709 at these sizes: a colour shift). The CLI converts with
+#               libswscale, recorder/ with libyuv (2026-12-06; until then
+#               recorder/ used libswscale with BT.709, as ffmpeg-709 did)
 # Optional extra rows (EXTRA_VARIANTS="bare-nomux ffmpeg-444"):
 #   bare-nomux  bare-loop --no-mux: packets discarded, no muxer
 #   ffmpeg-444  the ffmpeg command without -pix_fmt yuv420p (yuv444p)
@@ -94,7 +97,7 @@ cmd_for() { # VARIANT SIZE OUT
 	bare) echo "$B/bare-loop --frames $f --size $2 --count $COUNT --threads $THREADS --output $3" ;;
 	bare-nomux) echo "$B/bare-loop --frames $f --size $2 --count $COUNT --threads $THREADS --no-mux" ;;
 	ffmpeg) echo "$B/child-rusage -- ffmpeg $FFIN -i $f -c:v libx264 -preset ultrafast -tune zerolatency -threads $THREADS -pix_fmt yuv420p -frames:v $COUNT -f matroska $3" ;;
-	ffmpeg-709) echo "$B/child-rusage -- ffmpeg $FFIN -i $f -vf scale=out_color_matrix=bt709:out_range=tv:flags=bilinear,format=yuv420p -colorspace bt709 -color_primaries bt709 -color_trc iec61966-2-1 -c:v libx264 -preset ultrafast -tune zerolatency -threads $THREADS -frames:v $COUNT -f matroska $3" ;;
+	ffmpeg-601) echo "$B/child-rusage -- ffmpeg $FFIN -i $f -vf scale=out_color_matrix=bt601:out_range=tv:flags=bilinear,format=yuv420p -colorspace smpte170m -color_primaries bt709 -color_trc iec61966-2-1 -chroma_sample_location center -c:v libx264 -preset ultrafast -tune zerolatency -threads $THREADS -frames:v $COUNT -f matroska $3" ;;
 	ffmpeg-444) echo "$B/child-rusage -- ffmpeg $FFIN -i $f -c:v libx264 -preset ultrafast -tune zerolatency -threads $THREADS -frames:v $COUNT -f matroska $3" ;;
 	esac
 }
@@ -133,7 +136,7 @@ ffprobe=json.loads(sys.argv[10]), x264_sei=sys.argv[11], output_bytes=int(sys.ar
 	rm -f "$out"
 }
 
-VARIANTS=(recorder bare ffmpeg ffmpeg-709 ${EXTRA_VARIANTS:-})
+VARIANTS=(recorder bare ffmpeg ffmpeg-601 ${EXTRA_VARIANTS:-})
 START_LOAD=$(loadavg); START_UPTIME=$(uptime)
 log "load average at start: $START_LOAD; $COUNT frames, $ROUNDS rounds, x264 threads=$THREADS"
 

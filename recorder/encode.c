@@ -18,6 +18,8 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <libyuv/convert.h>
+#include <libyuv/convert_from_argb.h>
 
 #include "format.h"
 
@@ -26,13 +28,18 @@
 
 static const AVRational ns_time_base = { 1, 1000000000 };
 
+/* libyuv's 32-bit RGB to 4:2:0 conversions all take these arguments. */
+typedef int (*yuv_convert_fn)(const uint8_t *src, int src_stride, uint8_t *y, int y_stride,
+	uint8_t *u, int u_stride, uint8_t *v, int v_stride, int width, int height);
+
 struct wbc_encoder {
 	AVFormatContext *fmt;
 	AVCodecContext *ctx;
 	AVStream *st;
-	struct SwsContext *sws; /* NULL: the encoder takes the frames' format */
+	struct SwsContext *sws; /* converts when yuv cannot; both NULL: no conversion */
+	yuv_convert_fn yuv;     /* libyuv's conversion, or NULL */
 	AVFrame *in;            /* shell wrapping the caller's memory */
-	AVFrame *conv;          /* libswscale output */
+	AVFrame *conv;          /* the conversion's output */
 	AVPacket *pkt;
 	AVPacket *held;         /* newest packet, kept back to set its duration */
 	bool have_held;
@@ -157,9 +164,10 @@ static void set_color_defaults(AVCodecContext *ctx)
 
 	if (!desc || (desc->flags & AV_PIX_FMT_FLAG_RGB))
 		return;
-	/* Screens are sRGB; BT.709 is the usual matrix for HD video. */
+	/* Screens are sRGB (BT.709 primaries). The matrix is BT.601's, which libyuv
+	 * converts to (yuv_conversion()); tagged, players decode it as exactly. */
 	if (ctx->colorspace == AVCOL_SPC_UNSPECIFIED)
-		ctx->colorspace = AVCOL_SPC_BT709;
+		ctx->colorspace = AVCOL_SPC_SMPTE170M;
 	if (ctx->color_primaries == AVCOL_PRI_UNSPECIFIED)
 		ctx->color_primaries = AVCOL_PRI_BT709;
 	if (ctx->color_trc == AVCOL_TRC_UNSPECIFIED)
@@ -167,6 +175,9 @@ static void set_color_defaults(AVCodecContext *ctx)
 	if (ctx->color_range == AVCOL_RANGE_UNSPECIFIED)
 		ctx->color_range = strncmp(desc->name, "yuvj", 4) ?
 			AVCOL_RANGE_MPEG : AVCOL_RANGE_JPEG;
+	/* libyuv averages each 2x2 block: chroma sits at its centre. */
+	if (ctx->chroma_sample_location == AVCHROMA_LOC_UNSPECIFIED)
+		ctx->chroma_sample_location = AVCHROMA_LOC_CENTER;
 }
 
 static void configure_codec(struct wbc_encoder *e, AVCodecContext *ctx)
@@ -353,6 +364,27 @@ static struct SwsContext *create_scaler(const struct wbc_encoder *e,
 	return sws;
 }
 
+/* libyuv's conversion from src to 4:2:0 with the encoder's matrix and range, or NULL.
+ * It does what libswscale does for the common case, 32-bit RGB to BT.601 4:2:0, at a
+ * fraction of the cost (bench/recorder/sws-bench: 0.6 against 4.4 ms per 1920x1080
+ * frame on the host, 2.6 against 12 ms per 640x480 frame in the VKMS guest). */
+static yuv_convert_fn yuv_conversion(const AVCodecContext *ctx, enum AVPixelFormat src)
+{
+	bool full = ctx->color_range == AVCOL_RANGE_JPEG;
+	bool argb = src == AV_PIX_FMT_BGR0 || src == AV_PIX_FMT_BGRA; /* B,G,R,X in memory */
+	bool abgr = src == AV_PIX_FMT_RGB0 || src == AV_PIX_FMT_RGBA; /* R,G,B,X */
+
+	if (ctx->colorspace != AVCOL_SPC_SMPTE170M && ctx->colorspace != AVCOL_SPC_BT470BG)
+		return NULL;
+	if (ctx->pix_fmt != AV_PIX_FMT_YUV420P && ctx->pix_fmt != AV_PIX_FMT_YUVJ420P)
+		return NULL;
+	if (argb)
+		return full ? ARGBToJ420 : ARGBToI420;
+	if (abgr)
+		return full ? ABGRToJ420 : ABGRToI420;
+	return NULL;
+}
+
 static int setup_conversion(struct wbc_encoder *e, char *err, size_t len)
 {
 	enum AVPixelFormat dst = e->ctx->pix_fmt;
@@ -360,6 +392,13 @@ static int setup_conversion(struct wbc_encoder *e, char *err, size_t len)
 
 	if (dst == e->src_fmt)
 		return 0;
+	e->yuv = yuv_conversion(e->ctx, e->src_fmt);
+	if (e->yuv) {
+		ret = alloc_conv(e);
+		if (ret < 0)
+			wbc_errf(err, len, "out of memory");
+		return ret < 0 ? wbc_averror_to_errno(ret) : 0;
+	}
 	if (!sws_isSupportedInput(e->src_fmt) || !sws_isSupportedOutput(dst)) {
 		wbc_errf(err, len, "libswscale cannot convert %s to %s for encoder %s",
 			av_get_pix_fmt_name(e->src_fmt), av_get_pix_fmt_name(dst),
@@ -684,7 +723,8 @@ static void log_setup(const struct wbc_encoder *e)
 		(char)((f >> 16) & 0xff), (char)(f >> 24), av_get_pix_fmt_name(e->src_fmt),
 		e->output, e->ctx->codec->name, e->defaults[0] ? " (" : "", e->defaults,
 		e->defaults[0] ? ")" : "", av_get_pix_fmt_name(e->ctx->pix_fmt),
-		e->sws ? ", converted by libswscale" : ", no conversion",
+		e->yuv ? ", converted by libyuv" : e->sws ? ", converted by libswscale" :
+		", no conversion",
 		e->hold_last ? "" : ", live output", e->fmt->oformat->name);
 }
 
@@ -831,6 +871,13 @@ static int convert_input(struct wbc_encoder *e, const void *data, uint32_t strid
 		ret = alloc_conv(e);
 	if (ret < 0)
 		return ret;
+	if (e->yuv) {
+		AVFrame *c = e->conv;
+
+		return e->yuv(data, (int)stride, c->data[0], c->linesize[0], c->data[1],
+			c->linesize[1], c->data[2], c->linesize[2], (int)e->width,
+			(int)e->height) ? AVERROR(EINVAL) : 0;
+	}
 	e->in->buf[0] = av_buffer_create((uint8_t *)(uintptr_t)data, (size_t)stride * e->height,
 		keep_caller_memory, NULL, AV_BUFFER_FLAG_READONLY);
 	if (!e->in->buf[0])
@@ -903,7 +950,8 @@ int wbc_encoder_encode(struct wbc_encoder *e, const void *data, uint32_t stride,
 		int64_t timestamp_ns, wbc_encoder_done_fn done, void *opaque,
 		bool *accepted, char *err, size_t len)
 {
-	AVFrame *frame = e->sws ? e->conv : e->in;
+	bool convert = e->sws || e->yuv;
+	AVFrame *frame = convert ? e->conv : e->in;
 	int ret;
 
 	*accepted = false;
@@ -912,7 +960,7 @@ int wbc_encoder_encode(struct wbc_encoder *e, const void *data, uint32_t stride,
 		wbc_errf(err, len, "encoder already stopped");
 		return -EPIPE;
 	}
-	if (e->sws) {
+	if (convert) {
 		ret = convert_input(e, data, stride);
 		done(opaque);
 	} else {

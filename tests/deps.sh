@@ -7,7 +7,7 @@ wbc_build_packages=(
 	build-essential meson ninja-build pkg-config scdoc
 	libdrm-dev libwlroots-dev libwayland-dev wayland-protocols libinput-dev libudev-dev
 	libpixman-1-dev libseat-dev libxkbcommon-dev libgles-dev
-	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
+	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libyuv-dev
 	libjson-c-dev libcmocka-dev
 )
 # To run it in the VKMS guest (tests/vm: Debian's kernel, vkms.ko built against its

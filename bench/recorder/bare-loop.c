@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bare-loop: the least code that does what recorder/ does per frame, on the
- * same pre-generated frames, in one thread: sws_scale_frame (the bgr0 frames
- * described as bgra, yuv420p out, libswscale's "threads" option, same flags
- * and colour matrix: as recorder/encode.c) + avcodec_send_frame /
- * avcodec_receive_packet with libx264 preset=ultrafast tune=zerolatency and
- * the same AVCodecContext settings as recorder/ (time base 1/1000000,
- * framerate 60, BT.709 / sRGB / limited range), and by default the packets
+ * same pre-generated frames, in one thread: libyuv's ARGBToI420 (yuv420p,
+ * BT.601 matrix, limited range: as recorder/encode.c by default) +
+ * avcodec_send_frame / avcodec_receive_packet with libx264 preset=ultrafast
+ * tune=zerolatency and the same AVCodecContext settings as recorder/ (time
+ * base 1/1000000, framerate 60, SMPTE 170M matrix / BT.709 primaries / sRGB /
+ * limited range, chroma at the centre), and by default the packets
  * written with av_write_frame() to the same muxer (matroska) on the same
  * kind of output (a file, normally on tmpfs). --no-mux discards the packets
  * instead (no output file).
- *
- * --sws-threads N sets libswscale's "threads" (default 0 = one per CPU, as
- * recorder/; 1 = the conversion on the loop's own thread). The input is
- * wrapped in an AVBufferRef, not copied, as in recorder/.
+ * The input is read where it lies, as in recorder/.
  *
  * Measured section: from allocating the muxer/encoder to closing the file,
  * like recorder-bench's create..destroy. One JSON line on stdout.
@@ -28,13 +25,13 @@
 #include <libavformat/avformat.h>
 #include <libavutil/buffer.h>
 #include <libavutil/opt.h>
-#include <libswscale/swscale.h>
+#include <libyuv/convert.h>
 
 #include "bench-util.h"
 
 static const char usage[] =
 	"--frames FILE --size WxH (--output FILE.mkv | --no-mux) [--count N] "
-	"[--threads N] [--sws-threads N] [--label S]";
+	"[--threads N] [--label S]";
 
 static const AVRational ns_tb = { 1, 1000000000 };
 
@@ -42,13 +39,9 @@ struct bare {
 	AVFormatContext *fmt;
 	AVStream *st;
 	AVCodecContext *ctx;
-	struct SwsContext *sws;
 	AVFrame *conv;
-	AVFrame *in;            /* wraps the pool frame being converted */
 	AVPacket *pkt;
 	int no_mux;
-	unsigned sws_threads;
-	size_t frame_size;
 	uint64_t packets, bytes;
 };
 
@@ -75,10 +68,11 @@ static int open_encoder(struct bare *b, const struct bench_args *a)
 	b->ctx->framerate = (AVRational){ BENCH_FPS, 1 };
 	b->ctx->sample_aspect_ratio = (AVRational){ 1, 1 };
 	b->ctx->pix_fmt = AV_PIX_FMT_YUV420P;
-	b->ctx->colorspace = AVCOL_SPC_BT709;
+	b->ctx->colorspace = AVCOL_SPC_SMPTE170M;
 	b->ctx->color_primaries = AVCOL_PRI_BT709;
 	b->ctx->color_trc = AVCOL_TRC_IEC61966_2_1;
 	b->ctx->color_range = AVCOL_RANGE_MPEG;
+	b->ctx->chroma_sample_location = AVCHROMA_LOC_CENTER;
 	/* matroska wants global headers; set it with --no-mux as well so the
 	 * encoder configuration is the same. */
 	if (!b->fmt || (b->fmt->oformat->flags & AVFMT_GLOBALHEADER))
@@ -105,41 +99,8 @@ static int alloc_conv(struct bare *b)
 	return av_frame_get_buffer(b->conv, 0);
 }
 
-static struct SwsContext *create_sws(const struct bare *b)
+static int open_conversion(struct bare *b)
 {
-	struct SwsContext *sws = sws_alloc_context();
-
-	if (!sws)
-		return NULL;
-	av_opt_set_int(sws, "srcw", b->ctx->width, 0);
-	av_opt_set_int(sws, "srch", b->ctx->height, 0);
-	av_opt_set_int(sws, "src_format", AV_PIX_FMT_BGRA, 0);
-	av_opt_set_int(sws, "dstw", b->ctx->width, 0);
-	av_opt_set_int(sws, "dsth", b->ctx->height, 0);
-	av_opt_set_int(sws, "dst_format", b->ctx->pix_fmt, 0);
-	av_opt_set_int(sws, "sws_flags", SWS_BILINEAR, 0);
-	av_opt_set_int(sws, "threads", b->sws_threads, 0);
-	if (sws_init_context(sws, NULL, NULL) < 0) {
-		sws_freeContext(sws);
-		return NULL;
-	}
-	return sws;
-}
-
-static void no_free(void *opaque, uint8_t *data)
-{
-	(void)opaque;
-	(void)data;
-}
-
-static int open_scaler(struct bare *b)
-{
-	b->sws = create_sws(b);
-	b->in = av_frame_alloc();
-	if (!b->sws || !b->in)
-		return fail("sws_getContext", AVERROR(ENOMEM));
-	sws_setColorspaceDetails(b->sws, sws_getCoefficients(SWS_CS_DEFAULT), 1,
-		sws_getCoefficients((int)b->ctx->colorspace), 0, 0, 1 << 16, 1 << 16);
 	b->conv = av_frame_alloc();
 	b->pkt = av_packet_alloc();
 	if (!b->conv || !b->pkt)
@@ -202,19 +163,10 @@ static int encode_frame(struct bare *b, const uint8_t *data, uint32_t stride, in
 		ret = alloc_conv(b);
 	if (ret < 0)
 		return fail("av_frame_get_buffer", ret);
-	b->in->buf[0] = av_buffer_create((uint8_t *)(uintptr_t)data, b->frame_size,
-		no_free, NULL, AV_BUFFER_FLAG_READONLY);
-	if (!b->in->buf[0])
-		return fail("av_buffer_create", AVERROR(ENOMEM));
-	b->in->data[0] = b->in->buf[0]->data;
-	b->in->linesize[0] = (int)stride;
-	b->in->format = AV_PIX_FMT_BGRA;
-	b->in->width = b->ctx->width;
-	b->in->height = b->ctx->height;
-	ret = sws_scale_frame(b->sws, b->conv, b->in);
-	av_frame_unref(b->in);
-	if (ret < 0)
-		return fail("sws_scale_frame", ret);
+	if (ARGBToI420(data, (int)stride, b->conv->data[0], b->conv->linesize[0],
+			b->conv->data[1], b->conv->linesize[1], b->conv->data[2],
+			b->conv->linesize[2], b->ctx->width, b->ctx->height))
+		return fail("ARGBToI420", AVERROR(EINVAL));
 	b->conv->pts = av_rescale_q(ns, ns_tb, b->ctx->time_base);
 	ret = avcodec_send_frame(b->ctx, b->conv);
 	if (ret < 0)
@@ -242,9 +194,7 @@ static void close_all(struct bare *b)
 {
 	avcodec_free_context(&b->ctx);
 	av_frame_free(&b->conv);
-	av_frame_free(&b->in);
 	av_packet_free(&b->pkt);
-	sws_freeContext(b->sws);
 	if (b->fmt) {
 		avio_closep(&b->fmt->pb);
 		avformat_free_context(b->fmt);
@@ -266,8 +216,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	b.no_mux = a.no_mux;
-	b.sws_threads = a.sws_threads;
-	b.frame_size = (size_t)a.width * a.height * BENCH_BPP;
 	ret = bench_pool_load(&pool, a.frames_path, a.width, a.height);
 	if (ret < 0) {
 		fprintf(stderr, "%s: loading %s: %s\n", argv[0], a.frames_path, strerror(-ret));
@@ -279,7 +227,7 @@ int main(int argc, char **argv)
 	if (ret == 0)
 		ret = open_encoder(&b, &a);
 	if (ret == 0)
-		ret = open_scaler(&b);
+		ret = open_conversion(&b);
 	if (ret == 0 && !b.no_mux)
 		ret = start_output(&b, a.output);
 	for (; ret == 0 && done < a.count; done++)
@@ -294,7 +242,6 @@ int main(int argc, char **argv)
 	bench_json_begin(stdout, b.no_mux ? "bare-nomux" : "bare", &a, &m, done);
 	bench_json_str(stdout, "codec", b.no_mux ? "libx264/yuv420p/-" :
 		"libx264/yuv420p/matroska");
-	bench_json_u64(stdout, "sws_threads", a.sws_threads);
 	bench_json_u64(stdout, "requested", a.count);
 	bench_json_u64(stdout, "encoded", done);
 	bench_json_u64(stdout, "lost", a.count - done);

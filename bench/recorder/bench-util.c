@@ -73,8 +73,6 @@ void bench_parse_args(int argc, char **argv, struct bench_args *a, const char *u
 			a->threads = parse_uint(prog, usage, v);
 		} else if (!strcmp(k, "--queue-length")) {
 			a->queue_length = parse_uint(prog, usage, v);
-		} else if (!strcmp(k, "--sws-threads")) {
-			a->sws_threads = parse_uint(prog, usage, v);
 		} else if (!strcmp(k, "--label")) {
 			a->label = v;
 		} else {

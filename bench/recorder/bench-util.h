@@ -24,7 +24,6 @@ struct bench_args {
 	unsigned queue_length;   /* --queue-length (recorder only), 0: default */
 	int no_mux;              /* --no-mux (bare loop only) */
 	int gate;                /* --gate (recorder only), see recorder-bench.c */
-	unsigned sws_threads;    /* --sws-threads (bare loop only): libswscale "threads", 0 = auto */
 	const char *label;       /* --label: copied into the JSON line */
 };
 

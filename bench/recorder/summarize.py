@@ -13,12 +13,12 @@ import os
 import statistics
 import sys
 
-ORDER = ["recorder", "bare", "ffmpeg", "ffmpeg-709", "bare-nomux", "ffmpeg-444"]
+ORDER = ["recorder", "bare", "ffmpeg", "ffmpeg-601", "bare-nomux", "ffmpeg-444"]
 NAMES = {
     "recorder": "recorder/ (recorder-bench)",
-    "bare": "bare loop (sws+x264+mkv)",
+    "bare": "bare loop (libyuv+x264+mkv)",
     "ffmpeg": "ffmpeg CLI",
-    "ffmpeg-709": "ffmpeg CLI, BT.709 bilinear as recorder/",
+    "ffmpeg-601": "ffmpeg CLI, BT.601 tagged as recorder/",
     "bare-nomux": "bare loop, packets discarded",
     "ffmpeg-444": "ffmpeg CLI without -pix_fmt (yuv444p)",
 }
@@ -182,7 +182,7 @@ def main():
         # (runs of one round are adjacent in time, so they share the load).
         overhead[s] = {}
         ref = summary[s].get("bare")
-        for v in ("recorder", "ffmpeg", "ffmpeg-709", "bare-nomux", "ffmpeg-444"):
+        for v in ("recorder", "ffmpeg", "ffmpeg-601", "bare-nomux", "ffmpeg-444"):
             cur = summary[s].get(v)
             if not cur or not ref:
                 continue

@@ -13,7 +13,9 @@
  * described as bgra (same bytes as bgr0, the 4th byte is ignored for
  * yuv420p); other scaler flags; without the BT.709 matrix; and
  * sws_scale_frame() with the "threads" option (libswscale >= 6, FFmpeg 5.0)
- * set to --threads, of which bgra threaded is what recorder/ does now.
+ * set to --threads, of which bgra threaded is what recorder/ does when asked
+ * for the BT.709 matrix (colorspace=bt709); and libyuv's ARGBToI420 (BT.601,
+ * limited range), what recorder/ does by default.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -27,6 +29,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <libyuv/convert.h>
 
 #include "bench-util.h"
 
@@ -59,6 +62,7 @@ struct variant {
 	int flags;        /* SWS_* */
 	int bt709;        /* recorder's sws_setColorspaceDetails() call */
 	const char *name;
+	int libyuv;       /* ARGBToI420 instead of libswscale */
 };
 
 static struct SwsContext *make_sws(const struct bench_args *a, const struct variant *v,
@@ -94,13 +98,13 @@ static int run(const struct bench_args *a, const struct bench_pool *pool,
 	enum AVPixelFormat src = v->src;
 	int use_frame_api = v->frame_api;
 	unsigned threads = v->frame_api ? a->threads : 1;
-	struct SwsContext *sws = make_sws(a, v, threads);
+	struct SwsContext *sws = v->libyuv ? NULL : make_sws(a, v, threads);
 	AVFrame *in = av_frame_alloc(), *out = av_frame_alloc();
 	uint64_t hash = 0xcbf29ce484222325ull;
 	int64_t t0, c0, wall = 0, cpu = 0;
 	int ret = -1;
 
-	if (!sws || !in || !out)
+	if ((!sws && !v->libyuv) || !in || !out)
 		goto done;
 	out->format = AV_PIX_FMT_YUV420P;
 	out->width = (int)a->width;
@@ -112,7 +116,11 @@ static int run(const struct bench_args *a, const struct bench_pool *pool,
 
 		t0 = bench_now_ns();
 		c0 = thread_cpu_ns();
-		if (use_frame_api) {
+		if (v->libyuv) {
+			ret = ARGBToI420(data, (int)(a->width * BENCH_BPP), out->data[0],
+				out->linesize[0], out->data[1], out->linesize[1], out->data[2],
+				out->linesize[2], (int)a->width, (int)a->height) ? -1 : 0;
+		} else if (use_frame_api) {
 			in->format = src;
 			in->width = (int)a->width;
 			in->height = (int)a->height;
@@ -152,7 +160,7 @@ static int run(const struct bench_args *a, const struct bench_pool *pool,
 		"\"api\":\"%s\",\"threads\":%u,\"width\":%u,\"height\":%u,\"frames\":%u,\"wall_ms_per_frame\":%.3f,"
 		"\"calling_thread_cpu_ms_per_frame\":%.3f,\"output_hash\":\"%016llx\"}\n",
 		v->name, av_get_pix_fmt_name(src),
-		use_frame_api ? "sws_scale_frame" : "sws_scale", threads, a->width, a->height, a->count,
+		v->libyuv ? "libyuv" : use_frame_api ? "sws_scale_frame" : "sws_scale", threads, a->width, a->height, a->count,
 		(double)wall / 1e6 / a->count, (double)cpu / 1e6 / a->count,
 		(unsigned long long)hash);
 	ret = 0;
@@ -164,15 +172,16 @@ done:
 }
 
 static const struct variant variants[] = {
-	{ AV_PIX_FMT_BGR0, 0, SWS_BILINEAR, 1, "plain (bgr0 bilinear bt709)" },
-	{ AV_PIX_FMT_BGRA, 0, SWS_BILINEAR, 1, "bgra bilinear bt709" },
-	{ AV_PIX_FMT_BGR0, 0, SWS_BILINEAR, 0, "bgr0 bilinear default-matrix" },
-	{ AV_PIX_FMT_BGR0, 0, SWS_FAST_BILINEAR, 1, "bgr0 fast_bilinear bt709" },
-	{ AV_PIX_FMT_BGR0, 0, SWS_POINT, 1, "bgr0 point bt709" },
-	{ AV_PIX_FMT_BGR0, 0, SWS_BICUBIC, 0, "bgr0 bicubic default-matrix (ffmpeg CLI)" },
-	{ AV_PIX_FMT_BGR0, 1, SWS_BILINEAR, 1, "bgr0 bilinear bt709, threaded" },
-	{ AV_PIX_FMT_BGRA, 1, SWS_BILINEAR, 1, "recorder/ (bgra bilinear bt709, threaded)" },
-	{ AV_PIX_FMT_BGR0, 1, SWS_FAST_BILINEAR, 1, "fast_bilinear, threaded" },
+	{ AV_PIX_FMT_BGR0, 0, SWS_BILINEAR, 1, "plain (bgr0 bilinear bt709)", 0 },
+	{ AV_PIX_FMT_BGRA, 0, SWS_BILINEAR, 1, "bgra bilinear bt709", 0 },
+	{ AV_PIX_FMT_BGR0, 0, SWS_BILINEAR, 0, "bgr0 bilinear default-matrix", 0 },
+	{ AV_PIX_FMT_BGR0, 0, SWS_FAST_BILINEAR, 1, "bgr0 fast_bilinear bt709", 0 },
+	{ AV_PIX_FMT_BGR0, 0, SWS_POINT, 1, "bgr0 point bt709", 0 },
+	{ AV_PIX_FMT_BGR0, 0, SWS_BICUBIC, 0, "bgr0 bicubic default-matrix (ffmpeg CLI)", 0 },
+	{ AV_PIX_FMT_BGR0, 1, SWS_BILINEAR, 1, "bgr0 bilinear bt709, threaded", 0 },
+	{ AV_PIX_FMT_BGRA, 1, SWS_BILINEAR, 1, "bgra bilinear bt709, threaded (recorder/, colorspace=bt709)", 0 },
+	{ AV_PIX_FMT_BGR0, 1, SWS_FAST_BILINEAR, 1, "fast_bilinear, threaded", 0 },
+	{ AV_PIX_FMT_BGR0, 0, 0, 0, "recorder/ (libyuv ARGBToI420, bt601)", 1 },
 };
 
 int main(int argc, char **argv)

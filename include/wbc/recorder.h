@@ -25,8 +25,8 @@
  * release callback runs. Release callbacks run only on the owner thread,
  * inside wbc_recorder_dispatch() (and inside wbc_recorder_stop() /
  * wbc_recorder_destroy(), which dispatch whatever is still pending). The
- * worker reads the memory directly: it is either converted by libswscale
- * (release is queued right after the conversion) or, when the encoder accepts
+ * worker reads the memory directly: it is either converted by libyuv or
+ * libswscale (release is queued right after the conversion) or, when the encoder accepts
  * the frame's pixel format, wrapped without copying as the encoder's input
  * (release is queued when the encoder drops its last reference; some
  * encoders, e.g. ffv1, keep the previous picture until the next frame or

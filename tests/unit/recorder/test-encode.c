@@ -89,11 +89,11 @@ static void accumulate_error(void *data, const AVFrame *f, unsigned index)
 	c->samples += (uint64_t)TU_W * TU_H * 3;
 }
 
-/* recorder/ tells libswscale its bgr0 frames are bgra and splits them over
- * threads: the planes must equal those of the one-thread bgr0 conversion
- * with the same flags and matrix, whatever the X byte holds (the pattern
- * puts 0x5a + i there). libx264 qp=0 is lossless, so the decoded planes are
- * the converted ones. */
+/* Where libswscale converts (here: the BT.709 matrix asked for), recorder/ tells
+ * it its bgr0 frames are bgra and splits them over threads: the planes must
+ * equal those of the one-thread bgr0 conversion with the same flags and
+ * matrix, whatever the X byte holds (the pattern puts 0x5a + i there). libx264
+ * qp=0 is lossless, so the decoded planes are the converted ones. */
 static void check_yuv_exact(void *data, const AVFrame *f, unsigned index)
 {
 	struct compare *c = data;
@@ -134,6 +134,68 @@ static void check_yuv_exact(void *data, const AVFrame *f, unsigned index)
 	}
 	c->samples++;
 	av_frame_free(&want);
+}
+
+/* The default conversion (libyuv's): the decoded planes are the source
+ * converted as the stream is tagged, BT.601 matrix, limited range, chroma at
+ * the centre of each 2x2 block, computed here from the definitions: within 1
+ * of Y and 2 of Cb and Cr (libyuv works in 8-bit fixed point). */
+static const double bt601_kr = 0.299, bt601_kb = 0.114;
+
+static double luma(const uint8_t *p)
+{
+	return bt601_kr * p[2] + (1.0 - bt601_kr - bt601_kb) * p[1] + bt601_kb * p[0];
+}
+
+static void tally(struct compare *c, int got, double want, int tolerance)
+{
+	double d = fabs((double)got - want);
+
+	c->bad_pixels += d > tolerance;
+	if (d > c->sq_err)
+		c->sq_err = d;     /* the largest difference, for the log */
+}
+
+static void check_chroma(struct compare *c, const AVFrame *f, int x, int y)
+{
+	const uint8_t *p[4];
+	double r = 0, g = 0, b = 0, lum, cb, cr;
+
+	for (int k = 0; k < 4; k++) {
+		p[k] = c->expected + (size_t)(2 * y + k / 2) * c->stride + 4 * (2 * x + k % 2);
+		b += p[k][0] / 4.0;
+		g += p[k][1] / 4.0;
+		r += p[k][2] / 4.0;
+	}
+	lum = bt601_kr * r + (1.0 - bt601_kr - bt601_kb) * g + bt601_kb * b;
+	cb = 128.0 + 224.0 / 255.0 * (b - lum) / (2.0 * (1.0 - bt601_kb));
+	cr = 128.0 + 224.0 / 255.0 * (r - lum) / (2.0 * (1.0 - bt601_kr));
+	tally(c, f->data[1][(size_t)y * (size_t)f->linesize[1] + (size_t)x], cb, 2);
+	tally(c, f->data[2][(size_t)y * (size_t)f->linesize[2] + (size_t)x], cr, 2);
+}
+
+static void check_yuv_bt601(void *data, const AVFrame *f, unsigned index)
+{
+	struct compare *c = data;
+
+	if (f->format != AV_PIX_FMT_YUV420P || f->width != TU_W || f->height != TU_H ||
+			f->colorspace != AVCOL_SPC_SMPTE170M || f->color_range != AVCOL_RANGE_MPEG) {
+		c->bad_format++;
+		return;
+	}
+	tu_fill_pattern(c->expected, c->stride, TU_W, TU_H, index);
+	for (int y = 0; y < TU_H; y++) {
+		for (int x = 0; x < TU_W; x++) {
+			const uint8_t *p = c->expected + (size_t)y * c->stride + 4 * (size_t)x;
+
+			tally(c, f->data[0][(size_t)y * (size_t)f->linesize[0] + (size_t)x],
+				16.0 + 219.0 / 255.0 * luma(p), 1);
+		}
+	}
+	for (int y = 0; y < TU_H / 2; y++)
+		for (int x = 0; x < TU_W / 2; x++)
+			check_chroma(c, f, x, y);
+	c->samples++;
 }
 
 /* Records N_FRAMES at 30 fps to path; returns stop()'s result. */
@@ -233,9 +295,9 @@ static void test_default_x264_psnr(void **state)
 	tu_rmtree(dir);
 }
 
-static void test_conversion_exact(void **state)
+static void test_conversion_exact_swscale(void **state)
 {
-	static const char *const opts[] = { "qp=0", "preset=ultrafast" };
+	static const char *const opts[] = { "qp=0", "preset=ultrafast", "colorspace=bt709" };
 	struct wbc_recorder_options o;
 	struct tu_media m;
 	struct compare c;
@@ -247,11 +309,39 @@ static void test_conversion_exact(void **state)
 	o = tu_options(path);
 	o.codec = "libx264";
 	o.codec_opts = opts;
-	o.n_codec_opts = 2;
+	o.n_codec_opts = 3;
 	assert_int_equal(record(&o, "libx264", "yuv420p"), 0);
 
 	compare_init(&c);
 	assert_int_equal(tu_decode_file(path, NULL, check_yuv_exact, &c, &m), 0);
+	assert_int_equal(m.frames, N_FRAMES);
+	assert_int_equal(c.samples, N_FRAMES);
+	assert_int_equal(c.bad_format, 0);
+	assert_int_equal(c.bad_pixels, 0);
+	compare_fini(&c);
+	tu_rmtree(dir);
+}
+
+static void test_conversion_bt601(void **state)
+{
+	static const char *const opts[] = { "qp=0", "preset=ultrafast" };
+	struct wbc_recorder_options o;
+	struct tu_media m;
+	struct compare c;
+	char dir[256], path[300];
+
+	(void)state;
+	tu_mkdtemp(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/lossless-bt601.mkv", dir);
+	o = tu_options(path);
+	o.codec = "libx264";
+	o.codec_opts = opts;
+	o.n_codec_opts = 2;
+	assert_int_equal(record(&o, "libx264", "yuv420p"), 0);
+
+	compare_init(&c);
+	assert_int_equal(tu_decode_file(path, NULL, check_yuv_bt601, &c, &m), 0);
+	fprintf(stderr, "default conversion: largest difference from BT.601 %.2f\n", c.sq_err);
 	assert_int_equal(m.frames, N_FRAMES);
 	assert_int_equal(c.samples, N_FRAMES);
 	assert_int_equal(c.bad_format, 0);
@@ -265,7 +355,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ffv1_lossless_mkv),
 		cmocka_unit_test(test_default_x264_psnr),
-		cmocka_unit_test(test_conversion_exact),
+		cmocka_unit_test(test_conversion_exact_swscale),
+		cmocka_unit_test(test_conversion_bt601),
 	};
 
 	av_log_set_level(AV_LOG_WARNING);
