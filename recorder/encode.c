@@ -158,7 +158,28 @@ static int container_dict(const struct wbc_encoder_config *cfg, AVDictionary **d
 
 /* ---- encoder --------------------------------------------------------- */
 
-static void set_color_defaults(AVCodecContext *ctx)
+/* libyuv's conversion from src to 4:2:0 with the encoder's matrix and range, or NULL.
+ * It does what libswscale does for the common case, 32-bit RGB to BT.601 4:2:0, at a
+ * fraction of the cost (bench/recorder/sws-bench: 0.6 against 4.4 ms per 1920x1080
+ * frame on the host, 2.6 against 12 ms per 640x480 frame in the VKMS guest). */
+static yuv_convert_fn yuv_conversion(const AVCodecContext *ctx, enum AVPixelFormat src)
+{
+	bool full = ctx->color_range == AVCOL_RANGE_JPEG;
+	bool argb = src == AV_PIX_FMT_BGR0 || src == AV_PIX_FMT_BGRA; /* B,G,R,X in memory */
+	bool abgr = src == AV_PIX_FMT_RGB0 || src == AV_PIX_FMT_RGBA; /* R,G,B,X */
+
+	if (ctx->colorspace != AVCOL_SPC_SMPTE170M && ctx->colorspace != AVCOL_SPC_BT470BG)
+		return NULL;
+	if (ctx->pix_fmt != AV_PIX_FMT_YUV420P && ctx->pix_fmt != AV_PIX_FMT_YUVJ420P)
+		return NULL;
+	if (argb)
+		return full ? ARGBToJ420 : ARGBToI420;
+	if (abgr)
+		return full ? ABGRToJ420 : ABGRToI420;
+	return NULL;
+}
+
+static void set_color_defaults(AVCodecContext *ctx, enum AVPixelFormat src)
 {
 	const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(ctx->pix_fmt);
 
@@ -176,7 +197,7 @@ static void set_color_defaults(AVCodecContext *ctx)
 		ctx->color_range = strncmp(desc->name, "yuvj", 4) ?
 			AVCOL_RANGE_MPEG : AVCOL_RANGE_JPEG;
 	/* libyuv averages each 2x2 block: chroma sits at its centre. */
-	if (ctx->chroma_sample_location == AVCHROMA_LOC_UNSPECIFIED)
+	if (ctx->chroma_sample_location == AVCHROMA_LOC_UNSPECIFIED && yuv_conversion(ctx, src))
 		ctx->chroma_sample_location = AVCHROMA_LOC_CENTER;
 }
 
@@ -216,7 +237,7 @@ static int try_codec(struct wbc_encoder *e, const AVCodec *codec,
 	}
 	*unusable = false;
 	if (ret == 0) {
-		set_color_defaults(ctx);
+		set_color_defaults(ctx, e->src_fmt);
 		ret = avcodec_open2(ctx, codec, NULL);
 		*unusable = ret < 0;
 		if (ret < 0) {
@@ -362,27 +383,6 @@ static struct SwsContext *create_scaler(const struct wbc_encoder *e,
 		return NULL;
 	}
 	return sws;
-}
-
-/* libyuv's conversion from src to 4:2:0 with the encoder's matrix and range, or NULL.
- * It does what libswscale does for the common case, 32-bit RGB to BT.601 4:2:0, at a
- * fraction of the cost (bench/recorder/sws-bench: 0.6 against 4.4 ms per 1920x1080
- * frame on the host, 2.6 against 12 ms per 640x480 frame in the VKMS guest). */
-static yuv_convert_fn yuv_conversion(const AVCodecContext *ctx, enum AVPixelFormat src)
-{
-	bool full = ctx->color_range == AVCOL_RANGE_JPEG;
-	bool argb = src == AV_PIX_FMT_BGR0 || src == AV_PIX_FMT_BGRA; /* B,G,R,X in memory */
-	bool abgr = src == AV_PIX_FMT_RGB0 || src == AV_PIX_FMT_RGBA; /* R,G,B,X */
-
-	if (ctx->colorspace != AVCOL_SPC_SMPTE170M && ctx->colorspace != AVCOL_SPC_BT470BG)
-		return NULL;
-	if (ctx->pix_fmt != AV_PIX_FMT_YUV420P && ctx->pix_fmt != AV_PIX_FMT_YUVJ420P)
-		return NULL;
-	if (argb)
-		return full ? ARGBToJ420 : ARGBToI420;
-	if (abgr)
-		return full ? ABGRToJ420 : ABGRToI420;
-	return NULL;
 }
 
 static int setup_conversion(struct wbc_encoder *e, char *err, size_t len)

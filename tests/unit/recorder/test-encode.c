@@ -103,7 +103,9 @@ static void check_yuv_exact(void *data, const AVFrame *f, unsigned index)
 	const int src_stride[4] = { (int)c->stride, 0, 0, 0 };
 
 	assert_non_null(want);
-	if (f->format != AV_PIX_FMT_YUV420P || f->width != TU_W || f->height != TU_H) {
+	/* libswscale's chroma is not at the centre: not tagged so. */
+	if (f->format != AV_PIX_FMT_YUV420P || f->width != TU_W || f->height != TU_H ||
+			f->colorspace != AVCOL_SPC_BT709 || f->chroma_location == AVCHROMA_LOC_CENTER) {
 		c->bad_format++;
 		av_frame_free(&want);
 		return;
@@ -179,7 +181,8 @@ static void check_yuv_bt601(void *data, const AVFrame *f, unsigned index)
 	struct compare *c = data;
 
 	if (f->format != AV_PIX_FMT_YUV420P || f->width != TU_W || f->height != TU_H ||
-			f->colorspace != AVCOL_SPC_SMPTE170M || f->color_range != AVCOL_RANGE_MPEG) {
+			f->colorspace != AVCOL_SPC_SMPTE170M || f->color_range != AVCOL_RANGE_MPEG ||
+			f->chroma_location != AVCHROMA_LOC_CENTER) {
 		c->bad_format++;
 		return;
 	}
