@@ -50,6 +50,10 @@ declare -A pkgs=(
 	[fuzz-options]=""
 	[fuzz-buffer-layout]="libavcodec libavformat libswscale libavutil libdrm"
 )
+# Libraries without a pkg-config file (Debian's libyuv-dev ships none).
+declare -A libs_of=(
+	[fuzz-recorder-options]="-lyuv"
+)
 # libFuzzer flags of one target: fuzz-options prints wbc's usage and error lines.
 declare -A flags_of=(
 	[fuzz-options]="-close_fd_mask=3"
@@ -81,7 +85,7 @@ build() {
 		fi
 	fi
 	# shellcheck disable=SC2086
-	if ! "$cc" "${cflags[@]}" "tests/fuzz/$t.c" ${srcs[$t]} "${flags[@]}" -lm \
+	if ! "$cc" "${cflags[@]}" "tests/fuzz/$t.c" ${srcs[$t]} "${flags[@]}" ${libs_of[$t]:-} -lm \
 			-o "$bin" >"$scratch/$t.build.log" 2>&1; then
 		echo "$t: FAIL (build, see $scratch/$t.build.log)"
 		sed 's/^/    /' "$scratch/$t.build.log" | head -40
