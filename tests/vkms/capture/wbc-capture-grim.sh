@@ -21,8 +21,8 @@ done
 unset ASAN_OPTIONS
 kill \$s
 wait \$s
-"$client" & c=\$!
-sleep 3
+"$client" --print-frames >"$out/client" & c=\$!
+until grep -qx "frame 5" "$out/client"; do sleep 0.2; done
 for i in 1 2 3; do
 	grim "$out/grim-\$i.png" || { echo "grim \$i: status \$?"; exit 10; }
 	sleep 1

@@ -15,6 +15,12 @@ mkdir -p "$out"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# nap SECONDS: sleep without starting a process, for polling loops: in the TCG guest a
+# fork and exec costs ~0.1 s of a vCPU that wbc is short of. read -t on a pipe whose both
+# ends this shell holds (so no end of file ever comes) returns when the time is up.
+exec {nap_fd}<> <(:)
+nap() { read -r -t "$1" -u "$nap_fd" || :; }
+
 # secs N: N seconds of running time for a check that counts what wbc did in them, times
 # $WBC_TEST_TIME_SCALE (1; tests/valgrind/wrap-test sets it: under memcheck wbc does in N
 # times the scale what it does in N without). N and the scale are integers.

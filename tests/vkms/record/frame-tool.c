@@ -4,9 +4,11 @@
  *
  *   frame-tool pattern W H rgb24|bgr0 < RAW   one line per frame: the wbc_pattern frame
  *                                            number, or "bad" if the block does not decode
- *   frame-tool fnv W H < BGR0RAW              one line per frame: FNV-1a 64 of the B,G,R
+ *   frame-tool fnv W H [NUMBERS] < BGR0RAW    one line per frame: FNV-1a 64 of the B,G,R
  *                                            bytes of every pixel (the 0 byte skipped), the
- *                                            hash wbc --debug-frame-checksums writes
+ *                                            hash wbc --debug-frame-checksums writes; with
+ *                                            NUMBERS, also pattern's lines into that file
+ *                                            (one decode of a recording for both)
  *   frame-tool pattern-fnv W H FIRST LAST     one line per frame N from FIRST to LAST:
  *                                            "N HASH", the fnv of the pattern client's
  *                                            frame N (to match wbc's checksums of
@@ -38,7 +40,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: frame-tool pattern W H rgb24|bgr0 | fnv W H | exact W H | "
+	fprintf(stderr, "usage: frame-tool pattern W H rgb24|bgr0 | fnv W H [NUMBERS] | exact W H | "
 		"pattern-fnv W H FIRST LAST | ppm-pattern FILE | ppm-exact FILE | "
 		"ppm-beside FILE X\n");
 	return 1;
@@ -55,14 +57,14 @@ static uint64_t fnv_bgr0(const unsigned char *p, size_t pixels)
 	return h;
 }
 
-static void print_pattern(const unsigned char *px, uint32_t w, uint32_t h, uint32_t stride,
-		uint32_t fourcc)
+static void print_pattern(FILE *f, const unsigned char *px, uint32_t w, uint32_t h,
+		uint32_t stride, uint32_t fourcc)
 {
 	uint32_t frame;
 	if (wbc_pattern_decode(px, stride, w, h, fourcc, &frame) == WBC_PATTERN_OK)
-		printf("%" PRIu32 "\n", frame);
+		fprintf(f, "%" PRIu32 "\n", frame);
 	else
-		printf("bad\n");
+		fprintf(f, "bad\n");
 }
 
 /* The frame's number, if the whole frame is the pattern client's frame of that number.
@@ -91,7 +93,8 @@ static void print_exact(const unsigned char *px, unsigned bpp, unsigned char *wa
 
 enum raw_mode { RAW_PATTERN, RAW_FNV, RAW_EXACT };
 
-static int raw(enum raw_mode mode, uint32_t w, uint32_t h, const char *fmt)
+/* numbers: where RAW_FNV also writes RAW_PATTERN's lines, or NULL. */
+static int raw(enum raw_mode mode, uint32_t w, uint32_t h, const char *fmt, FILE *numbers)
 {
 	uint32_t bpp = 4, fourcc = WBC_PATTERN_FMT_XRGB8888;  /* bgr0 = B,G,R,0 in memory */
 	if (fmt && strcmp(fmt, "rgb24") == 0)
@@ -113,7 +116,9 @@ static int raw(enum raw_mode mode, uint32_t w, uint32_t h, const char *fmt)
 		else if (mode == RAW_EXACT)
 			print_exact(buf, 4, want, w, h);
 		else
-			print_pattern(buf, w, h, w * bpp, fourcc);
+			print_pattern(stdout, buf, w, h, w * bpp, fourcc);
+		if (numbers)
+			print_pattern(numbers, buf, w, h, w * bpp, fourcc);
 	}
 	if (n != 0) {
 		fprintf(stderr, "frame-tool: short last frame (%zu of %zu bytes)\n", n, size);
@@ -159,7 +164,7 @@ static int ppm(const char *path, bool exact, long beside)
 	else if (ret == 0 && exact)
 		print_exact(buf, 3, want, w, h);
 	else if (ret == 0)
-		print_pattern(buf, w, h, w * 3, WBC_PATTERN_FMT_RGB24);
+		print_pattern(stdout, buf, w, h, w * 3, WBC_PATTERN_FMT_RGB24);
 	else
 		fprintf(stderr, "frame-tool: %s: truncated\n", path);
 	free(buf);
@@ -181,6 +186,21 @@ static int pattern_fnv(uint32_t w, uint32_t h, uint32_t first, uint32_t last)
 	return 0;
 }
 
+static int fnv_and_numbers(uint32_t w, uint32_t h, const char *path)
+{
+	FILE *numbers = fopen(path, "w");
+	if (!numbers) {
+		fprintf(stderr, "frame-tool: cannot create %s\n", path);
+		return 1;
+	}
+	int ret = raw(RAW_FNV, w, h, "bgr0", numbers);
+	if (fclose(numbers) != 0) {
+		fprintf(stderr, "frame-tool: cannot write %s\n", path);
+		ret = 1;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "ppm-pattern") == 0)
@@ -199,11 +219,13 @@ int main(int argc, char **argv)
 	if (!w || !h || w > 16384 || h > 16384)
 		return usage();
 	if (strcmp(argv[1], "pattern") == 0 && argc == 5)
-		return raw(RAW_PATTERN, w, h, argv[4]);
+		return raw(RAW_PATTERN, w, h, argv[4], NULL);
 	if (strcmp(argv[1], "fnv") == 0 && argc == 4)
-		return raw(RAW_FNV, w, h, "bgr0");
+		return raw(RAW_FNV, w, h, "bgr0", NULL);
+	if (strcmp(argv[1], "fnv") == 0 && argc == 5)
+		return fnv_and_numbers(w, h, argv[4]);
 	if (strcmp(argv[1], "exact") == 0 && argc == 4)
-		return raw(RAW_EXACT, w, h, "bgr0");
+		return raw(RAW_EXACT, w, h, "bgr0", NULL);
 	if (strcmp(argv[1], "pattern-fnv") == 0 && argc == 6)
 		return pattern_fnv(w, h, (uint32_t)strtoul(argv[4], NULL, 10),
 			(uint32_t)strtoul(argv[5], NULL, 10));

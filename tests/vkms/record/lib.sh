@@ -112,7 +112,7 @@ wait_for() {
 	shift
 	until "$@"; do
 		[ $SECONDS -lt $end ] || return 1
-		sleep 0.2
+		nap 0.2
 	done
 }
 

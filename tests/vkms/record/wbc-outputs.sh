@@ -26,7 +26,9 @@ echo on >$v2 || fail "cannot force Virtual-2 on"
 trap 'echo detect >$v2' EXIT
 
 # run NAME WBC-ARGS... -- APP-SCRIPT: wbc at 640x480 with APP-SCRIPT (bash, given the
-# client, screendump and $out/NAME as $1 $2 $3), its log in $out/NAME.log.
+# client, screendump and $out/NAME as $1 $2 $3), its log in $out/NAME.log. The scripts
+# look at the screens once the client drew its frame 5 (the frame callbacks of 0-4 came:
+# the outputs lit and composing it); wbc's deadline bounds the wait.
 run() {
 	local name=$1; shift
 	local args=()
@@ -54,8 +56,8 @@ lit() { grep -ac "wbc: $2: 640x480@" "$out/$1.log"; }
 
 # 1. extend
 export WBCCTL
-run extend --allow-control -- '"$1" --print-configure >"$3.client" &
-sleep 6
+run extend --allow-control -- '"$1" --print-configure --print-frames >"$3.client" &
+until grep -qx "frame 5" "$3.client"; do sleep 0.2; done
 "$2" 0 "$3-head0.ppm" && "$2" 1 "$3-head1.ppm"
 "$WBCCTL" record start "$3-nope.mkv" --output Nope >"$3.nope" 2>&1; echo "status $?" >>"$3.nope"
 "$WBCCTL" record start "$3-v2.mkv" --output Virtual-2 --codec ffv1 >"$3.ctl" 2>&1 &&
@@ -82,8 +84,8 @@ case $beside in mod256*) ;; *) fail "extend: the recording of Virtual-2 is not i
 
 # 2. mirror, Virtual-2 recorded
 run mirror --outputs mirror --record-output Virtual-2 --codec ffv1 --record "$out/mirror.mkv" -- \
-	'"$1" --print-configure >"$3.client" &
-sleep 6
+	'"$1" --print-configure --print-frames >"$3.client" &
+until grep -qx "frame 5" "$3.client"; do sleep 0.2; done
 "$2" 0 "$3-head0.ppm" && "$2" 1 "$3-head1.ppm"
 sleep 1'
 grep -q '^configure 640 480$' "$out/mirror.client" ||
@@ -104,8 +106,8 @@ refused "--record-output of no output" 1 \
 [ ! -e "$out/nope.mkv" ] || fail "--record-output Nope left a file"
 
 # 3. last, recorded; then Virtual-2 unplugged
-run last --outputs last --codec ffv1 --record "$out/last.mkv" -- '"$1" &
-sleep 6
+run last --outputs last --codec ffv1 --record "$out/last.mkv" -- '"$1" --print-frames >"$3.client" &
+until grep -qx "frame 5" "$3.client"; do sleep 0.2; done
 "$2" 1 "$3-head1.ppm"
 echo off >/sys/class/drm/card0-Virtual-2/status
 # The uevent a real unplug sends (a forced status may send none: wbc-hotplug.sh).
