@@ -174,6 +174,14 @@ void test_wait_lost(struct test_pipe *tp, size_t lost, int timeout_ms)
 	wait_until(tp, &tp->ev.n_lost, lost, timeout_ms);
 }
 
+void test_wait_settled(struct test_pipe *tp, size_t captures, int timeout_ms)
+{
+	for (int waited = 0; tp->ev.n_frames + tp->ev.n_lost < captures && waited < timeout_ms;
+			waited += 10)
+		if (wbc_kms_device_wait(tp->dev, 10) < 0)
+			fail_msg("wait: %s", wbc_kms_device_error(tp->dev));
+}
+
 void test_draw(struct wbc_kms_buffer *buf, uint32_t n)
 {
 	for (uint32_t y = 0; y < buf->fb.height; y++) {

@@ -75,6 +75,11 @@ int test_commit_busy_retry(struct test_pipe *tp, const struct wbc_kms_pipe_state
 void test_wait_flips(struct test_pipe *tp, size_t flips, int timeout_ms);
 void test_wait_frames(struct test_pipe *tp, size_t frames, int timeout_ms);
 void test_wait_lost(struct test_pipe *tp, size_t lost, int timeout_ms);
+/* Until `captures` frames were delivered or given up on (frame_lost: the library gives a
+ * job up fence_timeout_ms, 1 s by default, after its commit was shown), or timeout_ms.
+ * Where jobs may be lost (stock VKMS), a wait for frames alone would wait out timeout_ms
+ * for each lost one. */
+void test_wait_settled(struct test_pipe *tp, size_t captures, int timeout_ms);
 
 /* Deterministic content: the pixel a test draws at (x, y) for frame n. */
 static inline uint32_t test_pixel(uint32_t x, uint32_t y, uint32_t n)

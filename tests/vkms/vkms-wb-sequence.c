@@ -61,7 +61,7 @@ static double run(struct test_pipe *tp, size_t commits, bool draw, bool check,
 		test_wait_flips(tp, i + 1, 30000);
 		assert_int_equal(tp->ev.n_flips, i + 1);
 		if (check)
-			test_wait_frames(tp, i + 1, 30000);
+			test_wait_settled(tp, i + 1, 30000);
 		if (stop_on_loss && (tp->ev.n_lost ||
 				(tp->ev.n_frames && tp->ev.frames[tp->ev.n_frames - 1].content)))
 			return 0;
@@ -259,7 +259,7 @@ static void no_wait_every_commit_captured(void **state)
 	if (stock) {
 		struct wbc_kms_pipe_stats st;
 		wbc_kms_pipe_get_stats(tp.pipe, &st);
-		test_wait_frames(&tp, st.captures_armed - tp.ev.n_lost, 30000);
+		test_wait_settled(&tp, st.captures_armed, 30000);
 		report_stock(&tp, DRAWN_ONCE_COMMITS);
 		test_pipe_fini(&tp);
 		return;
