@@ -9,12 +9,15 @@
 . "$(dirname "$0")/lib.sh"
 cat >"$out/app.sh" <<APP
 #!/bin/bash
-"$client" & pid=\$!
-sleep $(secs 8)
+# Each client draws 60 frames or more, a second or more (recorded at 10 a second: 3
+# distinct needed); the second one 120, for two --stats lines (one a second) after the
+# kill.
+"$client" --print-frames >"$out/first.frames" & pid=\$!
+until grep -qx "frame 60" "$out/first.frames"; do sleep 0.2; done
 kill -9 \$pid
 wait \$pid
 echo "APP: first client killed (status \$?)" >&2
-"$client" --duration $(secs 6)
+"$client" --frames 120
 exit 4
 APP
 chmod +x "$out/app.sh"
@@ -50,7 +53,7 @@ timeout -k 10 150 "$WBC" --mode 640x480 --fps 10 --record "$out/app-killed.mkv" 
 	-- "$client" >"$out/log2" 2>&1 &
 wbc_pid=$!
 for _ in $(seq 600); do grep -q '^wbc: recording: first frame' "$out/log2" && break; sleep 0.2; done
-sleep 3
+sleep 1
 # wbc runs under timeout; its children are APP and libseat's forked seatd (also "wbc").
 wbc_itself=$(pgrep -P $wbc_pid -x wbc)
 app=$(pgrep -P "$wbc_itself" -x "$(basename "$client" | cut -c1-15)")
