@@ -17,8 +17,9 @@
 
 # run NAME WBC-ARGS... -- CLIENT-ARGS...: wbc on 640x480 with the pattern client (its
 # configures in $out/NAME.client), a screenshot at 4 s ($out/NAME.ppm) and grim at 5 s
-# ($out/NAME.grim.ppm), stopped by --duration at 10 s with the client still shown; the
-# log in $out/NAME.log.
+# ($out/NAME.grim.ppm), stopped with the client still shown: by SIGTERM from APP once the
+# screenshot is whole (its 640x480 pixels written; status 0, as --duration's), else by
+# --duration at 20 s; the log in $out/NAME.log.
 run() {
 	local name=$1 wargs=() cargs
 	shift
@@ -29,12 +30,16 @@ run() {
 "$client" --print-configure $cargs >"$out/$name.client" & c=\$!
 sleep $(secs 5)
 grim -t ppm "$out/$name.grim.ppm" || echo "grim: status \$?"
-wait \$c        # until --duration stops wbc: the recording never shows the client gone
+until [ "\$(stat -c %s "$out/$name.ppm" 2>/dev/null || echo 0)" -ge $((640 * 480 * 3)) ]; do
+	sleep 0.2
+done
+kill -TERM \$PPID   # wbc: the recording never shows the client gone
+wait \$c
 exit 0
 APP
 	rm -f "$out/$name".*ppm
 	wbc --mode 640x480 --allow-capture --screenshot-after "$(secs 4)" "$out/$name.ppm" \
-		--duration "$(secs 10)" "${wargs[@]}" -- bash "$out/$name.sh" >"$out/$name.log" 2>&1
+		--duration "$(secs 20)" "${wargs[@]}" -- bash "$out/$name.sh" >"$out/$name.log" 2>&1
 	local rc=$?
 	grep -a 'wbc: .*640x480@\|wbc: recording\|wbc: rec final\|grim' "$out/$name.log"
 	check_log "$out/$name.log"
