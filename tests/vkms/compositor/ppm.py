@@ -2,8 +2,10 @@
 """ppm.py nonblack FILE       -> fraction of pixels that are not black (0..1)
    ppm.py diff FILE FILE      -> fraction of pixels that differ
    ppm.py size FILE           -> WxH
-   ppm.py box FILE RRGGBB     -> "X Y W H N": bounding box of the pixels of that colour
-                                 and how many there are ("none" if there are none)
+   ppm.py box FILE RRGGBB...  -> for each colour, a line "X Y W H N": the bounding box of
+                                 its pixels and how many there are ("none" if there are
+                                 none); one load of FILE for all (a Python start costs
+                                 the TCG guest ~1 s)
    ppm.py near FILE TOL RRGGBB...
                               -> for each colour, the fraction of pixels within TOL (per
                                  channel) of it (0..1), on one line
@@ -76,6 +78,23 @@ def unturn(path, t, dst):
         f.write(b'P6\n%d %d\n255\n' % (lw, lh) + out)
 
 
+def box(w, h, px, want):
+    xs, ys, n = [], [], 0
+    for y in range(h):
+        row = px[y * w * 3:(y + 1) * w * 3]
+        i = row.find(want)
+        while i >= 0:
+            if i % 3 == 0:
+                xs.append(i // 3)
+                ys.append(y)
+                n += 1
+            i = row.find(want, i + 1)
+    if not n:
+        return 'none'
+    return '%d %d %d %d %d' % (min(xs), min(ys), max(xs) - min(xs) + 1,
+                               max(ys) - min(ys) + 1, n)
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'unturn':
@@ -112,22 +131,8 @@ def main():
         print(triangle(sys.argv[2]))
     elif cmd == 'box':
         w, h, px = load(sys.argv[2])
-        want = bytes.fromhex(sys.argv[3])
-        xs, ys, n = [], [], 0
-        for y in range(h):
-            row = px[y * w * 3:(y + 1) * w * 3]
-            i = row.find(want)
-            while i >= 0:
-                if i % 3 == 0:
-                    xs.append(i // 3)
-                    ys.append(y)
-                    n += 1
-                i = row.find(want, i + 1)
-        if not n:
-            print('none')
-        else:
-            print('%d %d %d %d %d' % (min(xs), min(ys), max(xs) - min(xs) + 1,
-                                      max(ys) - min(ys) + 1, n))
+        for colour in sys.argv[3:]:
+            print(box(w, h, px, bytes.fromhex(colour)))
     else:
         sys.exit(__doc__)
 

@@ -28,8 +28,7 @@ grep -qx 'configure parent 640 480 fullscreen' "$out/dialog" ||
 grep -qx 'configure dialog 0 0 windowed' "$out/dialog" ||
 	fail "the dialog was not left its own size, windowed"
 last_frame "$out/dialog.mkv" "$out/last.ppm" || fail "decoding the recording failed"
-dialog=$(ppm box "$out/last.ppm" ff8000)
-window=$(ppm box "$out/last.ppm" 3060c0)
+{ read -r dialog; read -r window; } < <(ppm box "$out/last.ppm" ff8000 3060c0)
 note "last frame: dialog colour (x y w h pixels) $dialog; window colour $window"
 [ "$dialog" = "220 190 200 100 20000" ] ||
 	fail "the dialog is not its 200x100 centred over the window (at 220,190)"

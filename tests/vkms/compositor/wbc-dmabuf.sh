@@ -43,7 +43,7 @@ APP
 # boxes NAME X Y W H: the left half of the buffer at X,Y, the right half next to it.
 boxes() {
 	local l r half=$(($4 / 2))
-	l=$(ppm box "$out/$1.ppm" ff8000); r=$(ppm box "$out/$1.ppm" 0080ff)
+	{ read -r l; read -r r; } < <(ppm box "$out/$1.ppm" ff8000 0080ff)
 	note "$1: left colour at $l, right colour at $r (x y w h pixels)"
 	[ "$l" = "$2 $3 $half $5 $((half * $5))" ] || fail "$1: left half not at $2,$3 ${half}x$5"
 	[ "$r" = "$(($2 + half)) $3 $half $5 $((half * $5))" ] || fail "$1: right half misplaced"

@@ -131,7 +131,7 @@ case "$sizes" in
 "size 640 440 size 640 480 " | "size 640 480 size 640 440 size 640 480 ") ;;
 *) fail "key-client was not configured 640x440 with the panel, then 640x480 without" ;;
 esac
-panel_box=$(ppm box "$out/panel.ppm" c03030) app_box=$(ppm box "$out/panel.ppm" 3060c0)
+{ read -r panel_box; read -r app_box; } < <(ppm box "$out/panel.ppm" c03030 3060c0)
 note "panel (x y w h pixels): $panel_box; key-client: $app_box"
 [ "$panel_box" = "0 0 640 40 25600" ] || fail "the panel is not rows 0..39"
 [ "$app_box" = "0 40 640 440 281600" ] || fail "key-client is not rows 40..479, below the panel"
