@@ -28,7 +28,7 @@ wbc_start --mode 640x480 --record "$out/hp.mkv" --allow-capture --stats -- sh -c
 said() { grep -aq "$1" "$out/log"; }
 wait_for 60 test -e "$out/bound" || { cat "$out/log" "$out/sc"; fail "screencopy-check never copied a frame"; }
 wait_for 60 said 'recording: first frame' || fail "the recording never got a frame"
-sleep "$(secs 4)"
+wait_captured "$out/log" 10 || fail "fewer than 10 frames recorded before the unplug"
 state >"$out/state.before"
 
 # changes_above N: more than N change uevents seen (a function: wait_for runs it anew).
@@ -61,7 +61,7 @@ sleep "$(secs 3)"
 force on
 wait_for 60 said 'output Virtual-1: connected with' || { cat "$out/log"; fail "wbc did not see the output come back"; }
 wait_for 60 said 'recording Virtual-1 resumed' || { cat "$out/log"; fail "the recording did not resume"; }
-sleep "$(secs 5)"
+wait_captured "$out/log" 10 || fail "fewer than 10 frames recorded after the output came back"
 state >"$out/state.back"
 wbc_stop
 rc=$?

@@ -116,6 +116,22 @@ wait_for() {
 	done
 }
 
+# captured LOG: the frames captured so far by LOG's last --stats line (wbc --stats writes
+# one a second; 0 before the first).
+captured() {
+	local c
+	c=$(grep -a '^wbc: rec captured=' "$1" | tail -1 | tr ' ' '\n' | sed -n 's/^captured=//p')
+	echo "${c:-0}"
+}
+captured_at_least() { [ "$(captured "$1")" -ge "$2" ]; }
+
+# wait_captured LOG N: until LOG's --stats lines count N frames captured more than they
+# do now: frames recorded before a pause, or after it resumed (the count stands still
+# while paused, so every one of the N came after the call). Status 1 after $patience s.
+wait_captured() {
+	wait_for 60 captured_at_least "$1" $(($(captured "$1") + $2))
+}
+
 # field LINE NAME: NAME=VALUE out of a line of space-separated fields (wbcctl's output).
 field() {
 	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | head -1

@@ -22,7 +22,7 @@ force() {
 start_vt=$(active_vt)
 wbc_start --mode 640x480 --record "$out/sh.mkv" --stats -- "$client" >"$out/log" 2>&1
 wait_for 60 said 'recording: first frame' || { cat "$out/log"; fail "no first frame"; }
-sleep "$(secs 3)"
+wait_captured "$out/log" 10 || fail "fewer than 10 frames recorded before the VT switch"
 vt_activate 2
 [ "$(active_vt)" = tty2 ] || fail "the VT did not switch"
 wait_for 30 said 'session gone' || { cat "$out/log"; fail "wbc did not see its session go"; }
@@ -41,7 +41,7 @@ state >"$out/state.off"
 force on
 wait_for 60 said 'output Virtual-1: connected with' || { cat "$out/log"; fail "wbc did not see the output come back"; }
 wait_for 60 said 'recording Virtual-1 resumed' || { cat "$out/log"; fail "the recording did not resume"; }
-sleep "$(secs 4)"
+wait_captured "$out/log" 10 || fail "fewer than 10 frames recorded after the output came back"
 state >"$out/state.back"
 wbc_stop
 rc=$?

@@ -35,7 +35,7 @@ start_vt=$(active_vt)
 wbc_start --mode 640x480 --record "$out/s.mkv" --stats --debug-frame-checksums "$out/sums" \
 	-- "$client" --fps-log >"$out/log" 2>&1
 wait_for 60 said 'recording: first frame' || { cat "$out/log"; fail "no first frame"; }
-sleep "$(secs 3)"
+wait_captured "$out/log" 10 || fail "fewer than 10 frames recorded before the VT switch"
 vt_activate 2
 note "VT: $start_vt -> $(active_vt)"
 [ "$(active_vt)" = tty2 ] || fail "the VT did not switch"
