@@ -138,11 +138,22 @@ struct wbc_kms_buffer *test_buffer(struct test_pipe *tp, uint32_t w, uint32_t h,
 	return buf;
 }
 
-static void wait_until(struct test_pipe *tp, const size_t *counter, size_t want, int timeout_ms)
+/* Runs the device's events until done(tp, want) holds or timeout_ms passed. */
+static void wait_until(struct test_pipe *tp, bool (*done)(const struct test_pipe *, size_t),
+		size_t want, int timeout_ms)
 {
-	for (int waited = 0; *counter < want && waited < timeout_ms; waited += 10)
+	for (int waited = 0; !done(tp, want) && waited < timeout_ms; waited += 10)
 		if (wbc_kms_device_wait(tp->dev, 10) < 0)
 			fail_msg("wait: %s", wbc_kms_device_error(tp->dev));
+}
+
+static bool flipped(const struct test_pipe *tp, size_t n) { return tp->ev.n_flips >= n; }
+static bool captured(const struct test_pipe *tp, size_t n) { return tp->ev.n_frames >= n; }
+static bool lost(const struct test_pipe *tp, size_t n) { return tp->ev.n_lost >= n; }
+/* Every capture delivered or given up on. */
+static bool settled(const struct test_pipe *tp, size_t n)
+{
+	return tp->ev.n_frames + tp->ev.n_lost >= n;
 }
 
 int test_commit_busy_retry(struct test_pipe *tp, const struct wbc_kms_pipe_state *s)
@@ -161,25 +172,22 @@ int test_commit_busy_retry(struct test_pipe *tp, const struct wbc_kms_pipe_state
 
 void test_wait_flips(struct test_pipe *tp, size_t flips, int timeout_ms)
 {
-	wait_until(tp, &tp->ev.n_flips, flips, timeout_ms);
+	wait_until(tp, flipped, flips, timeout_ms);
 }
 
 void test_wait_frames(struct test_pipe *tp, size_t frames, int timeout_ms)
 {
-	wait_until(tp, &tp->ev.n_frames, frames, timeout_ms);
+	wait_until(tp, captured, frames, timeout_ms);
 }
 
-void test_wait_lost(struct test_pipe *tp, size_t lost, int timeout_ms)
+void test_wait_lost(struct test_pipe *tp, size_t lost_jobs, int timeout_ms)
 {
-	wait_until(tp, &tp->ev.n_lost, lost, timeout_ms);
+	wait_until(tp, lost, lost_jobs, timeout_ms);
 }
 
 void test_wait_settled(struct test_pipe *tp, size_t captures, int timeout_ms)
 {
-	for (int waited = 0; tp->ev.n_frames + tp->ev.n_lost < captures && waited < timeout_ms;
-			waited += 10)
-		if (wbc_kms_device_wait(tp->dev, 10) < 0)
-			fail_msg("wait: %s", wbc_kms_device_error(tp->dev));
+	wait_until(tp, settled, captures, timeout_ms);
 }
 
 void test_draw(struct wbc_kms_buffer *buf, uint32_t n)

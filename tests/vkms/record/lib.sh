@@ -116,11 +116,16 @@ wait_for() {
 	done
 }
 
-# captured LOG: the frames captured so far by LOG's last --stats line (wbc --stats writes
-# one a second; 0 before the first).
+# rec_stats LOG FIELD: a field of LOG's last --stats line ("wbc: rec captured=..."; wbc
+# --stats writes one a second), empty before the first.
+rec_stats() {
+	grep -a '^wbc: rec captured=' "$1" | tail -1 | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# captured LOG: the frames captured so far by LOG's last --stats line (0 before the first).
 captured() {
 	local c
-	c=$(grep -a '^wbc: rec captured=' "$1" | tail -1 | tr ' ' '\n' | sed -n 's/^captured=//p')
+	c=$(rec_stats "$1" captured)
 	echo "${c:-0}"
 }
 captured_at_least() { [ "$(captured "$1")" -ge "$2" ]; }

@@ -30,9 +30,9 @@ note "before: $line"
 [ "$(mode_of "$sock")" = 600 ] || fail "control socket $sock is mode $(mode_of "$sock")"
 note "control socket $sock: mode $(mode_of "$sock")"
 
-# captured_at_least N: the recording's captured count reached N (polled once a second:
+# status_captured_at_least N: wbcctl status's captured count reached N (polled once a second:
 # each wbcctl run takes CPU from the emulated guest).
-captured_at_least() {
+status_captured_at_least() {
 	local c
 	c=$(field "$("$WBCCTL" status)" captured)
 	[ -n "$c" ] && [ "$c" -ge "$1" ] || { sleep 1; false; }
@@ -53,7 +53,7 @@ st=$("$WBCCTL" record start a.mkv --fps 10) || fail "record start a.mkv: status 
 note "$st (t=${SECONDS}s)"
 [ "$st" = "wbcctl: recording $shown to $out/a.mkv (libx264 in matroska)" ] ||
 	fail "start said: $st"
-wait_for 150 captured_at_least 3 || fail "nothing captured into a.mkv"
+wait_for 150 status_captured_at_least 3 || fail "nothing captured into a.mkv"
 st=$("$WBCCTL" status)
 note "recording: $st"
 [ "$(field "$st" state)" = recording ] && [ "$(field "$st" target)" = "$out/a.mkv" ] ||
@@ -68,7 +68,7 @@ note "second start: status $rc: $msg"
 [ "$msg" = "wbcctl: record start: already recording $shown to $out/a.mkv (stop it first)" ] ||
 	fail "second start said: $msg"
 [ ! -e b.mkv ] || fail "the refused start created b.mkv"
-wait_for 150 captured_at_least $((c0 + 5)) || fail "the recording did not go on after the refusal"
+wait_for 150 status_captured_at_least $((c0 + 5)) || fail "the recording did not go on after the refusal"
 st=$("$WBCCTL" status)
 note "still recording: $st"
 [ "$(field "$st" target)" = "$out/a.mkv" ] || fail "status after the refusal: $st"
@@ -84,7 +84,7 @@ note "stop with nothing recording: status $rc: $msg"
 st=$("$WBCCTL" record start c.mp4 --fps 5 --codec-opt g=10 --container mp4) ||
 	fail "record start c.mp4: status $?"
 note "$st"
-wait_for 150 captured_at_least 5 || fail "nothing captured into c.mp4"
+wait_for 150 status_captured_at_least 5 || fail "nothing captured into c.mp4"
 stop c.mp4
 c_encoded=$encoded
 finish

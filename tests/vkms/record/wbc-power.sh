@@ -15,7 +15,6 @@ comp=$(dirname "$WBC_FRAME_TOOL")/../compositor
 crtc_active() { /usr/bin/python3 "$here/kms-state.py" | grep -q 'active=1'; }
 said() { grep -aq -- "$2" "$1"; }
 total() { grep -a '^fps ' "$out/client" | tail -1 | sed 's/.*total //'; }
-stats_field() { grep -a '^wbc: rec captured=' "$out/log" | tail -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 part=${1:?protocol or blank}
 if [ "$part" = protocol ]; then
@@ -28,10 +27,10 @@ wait_for 60 test -e "$out/off" || { cat "$out/log" "$out/power"; fail "the displ
 # The display stays off for 30 s; drm_info and python take seconds in the TCG guest, so
 # the counts are read around the state check and the on must not have come yet.
 sleep "$(secs 2)"
-t0=$(total) f0=$(stats_field flips) c0=$(stats_field captured)
+t0=$(total) f0=$(rec_stats "$out/log" flips) c0=$(rec_stats "$out/log" captured)
 crtc_active && fail "a CRTC is active while the display is off"
 sleep "$(secs 3)"
-t1=$(total) f1=$(stats_field flips) c1=$(stats_field captured)
+t1=$(total) f1=$(rec_stats "$out/log" flips) c1=$(rec_stats "$out/log" captured)
 [ "$(grep -c '^mode on$' "$out/power")" = 1 ] || fail "the display came on before the counts were read (slow guest): no conclusion"
 note "while off: client frames $t0 -> $t1, flips $f0 -> $f1, captured $c0 -> $c1"
 [ "$t0" = "$t1" ] || fail "the client kept drawing (frame callbacks) while the display was off"

@@ -29,7 +29,6 @@ crtc_active() { state | grep -q 'active=1'; }
 said() { grep -aq -- "$1" "$out/log"; }
 # The client's stdout is APP's, so its fps lines are in wbc's log.
 total() { grep -a '^fps ' "$out/log" | tail -1 | sed 's/.*total //'; }
-stats_field() { grep -a '^wbc: rec captured=' "$out/log" | tail -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 start_vt=$(active_vt)
 wbc_start --mode 640x480 --record "$out/s.mkv" --stats --debug-frame-checksums "$out/sums" \
@@ -41,10 +40,10 @@ note "VT: $start_vt -> $(active_vt)"
 [ "$(active_vt)" = tty2 ] || fail "the VT did not switch"
 wait_for 30 said 'session gone' || { cat "$out/log"; fail "wbc did not see its session go"; }
 sleep "$(secs 2)"
-t0=$(total) f0=$(stats_field flips) c0=$(stats_field captured)
+t0=$(total) f0=$(rec_stats "$out/log" flips) c0=$(rec_stats "$out/log" captured)
 state >"$out/away0"
 sleep "$(secs 3)"
-t1=$(total) f1=$(stats_field flips) c1=$(stats_field captured)
+t1=$(total) f1=$(rec_stats "$out/log" flips) c1=$(rec_stats "$out/log" captured)
 state >"$out/away1"
 # The kernel's view: nothing committed between the two reads (framebuffers, modes, routing
 # as they were). seatd takes DRM master before it tells wbc, so wbc cannot turn the CRTC
