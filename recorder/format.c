@@ -179,6 +179,15 @@ int wbc_codec_apply_defaults(AVCodecContext *ctx, char *desc, size_t desc_len)
 			ret = set_opt(ctx, "cpu-used", "8", desc, desc_len);
 		if (ret >= 0)
 			ret = set_opt(ctx, "lag-in-frames", "0", desc, desc_len);
+	} else if (ctx->codec->id == AV_CODEC_ID_FFV1) {
+		/* FFV1 version 3 in slices, coded on a thread per CPU: lavc's default is
+		 * version 1 in one slice on one thread, and slices are also what lets a
+		 * decoder use more than one thread (bench/README.md, 2026-12-07). */
+		ctx->level = 3;
+		ctx->slices = 4;
+		ctx->thread_count = 0;
+		if (desc_len)
+			snprintf(desc, desc_len, "level=3 slices=4 threads=auto");
 	} else if (ctx->codec->id == AV_CODEC_ID_MPEG4) {
 		ctx->flags |= AV_CODEC_FLAG_QSCALE;
 		ctx->global_quality = FF_QP2LAMBDA * 3;
