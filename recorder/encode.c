@@ -136,6 +136,25 @@ static int apply_codec_opts(AVCodecContext *ctx, const struct wbc_encoder_config
 	return 0;
 }
 
+static bool has_codec_opt(const struct wbc_encoder_config *cfg, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (size_t i = 0; i < cfg->n_codec_opts; i++)
+		if (cfg->codec_opts[i] && !strncmp(cfg->codec_opts[i], key, n) &&
+				cfg->codec_opts[i][n] == '=')
+			return true;
+	return false;
+}
+
+/* wbc's ffv1 slices (wbc_codec_apply_defaults) need version 3: a lower level asked for
+ * without slices gets FFmpeg's one slice, not an encoder that refuses to open. */
+static void settle_codec_opts(AVCodecContext *ctx, const struct wbc_encoder_config *cfg)
+{
+	if (ctx->codec->id == AV_CODEC_ID_FFV1 && ctx->level < 3 && !has_codec_opt(cfg, "slices"))
+		ctx->slices = 0;
+}
+
 static int container_dict(const struct wbc_encoder_config *cfg, AVDictionary **dict,
 		char *err, size_t len)
 {
@@ -234,6 +253,8 @@ static int try_codec(struct wbc_encoder *e, const AVCodec *codec,
 		ret = wbc_averror_to_errno(ret);
 	} else {
 		ret = apply_codec_opts(ctx, cfg, err, len);
+		if (ret == 0)
+			settle_codec_opts(ctx, cfg);
 	}
 	*unusable = false;
 	if (ret == 0) {

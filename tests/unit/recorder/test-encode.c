@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Round trips: lossless ffv1/mkv bit-exactness, default libx264 quality, and
- * recorder/'s RGB -> YUV conversion (threaded, alpha-twin input format) equal
- * to the plain one. */
+/* Round trips: lossless ffv1/mkv bit-exactness (wbc's version 3 and version 1),
+ * default libx264 quality, and recorder/'s RGB -> YUV conversion (threaded,
+ * alpha-twin input format) equal to the plain one. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -234,18 +234,21 @@ static int record(struct wbc_recorder_options *o, const char *codec, const char 
 	return ret;
 }
 
-static void test_ffv1_lossless_mkv(void **state)
+/* opts: codec options; version1: whether they ask for FFV1 version 1 (no header of its
+ * own) rather than wbc's default version 3. */
+static void check_ffv1_lossless(const char *const *opts, size_t n_opts, bool version1)
 {
 	struct wbc_recorder_options o;
 	struct tu_media m;
 	struct compare c;
 	char dir[256], path[300];
 
-	(void)state;
 	tu_mkdtemp(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/lossless.mkv", dir);
 	o = tu_options(path);
 	o.codec = "ffv1";
+	o.codec_opts = opts;
+	o.n_codec_opts = n_opts;
 	/* bgr0 goes straight into ffv1: no libswscale. */
 	assert_int_equal(record(&o, "ffv1", "bgr0"), 0);
 
@@ -253,6 +256,10 @@ static void test_ffv1_lossless_mkv(void **state)
 	assert_int_equal(tu_decode_file(path, NULL, check_exact, &c, &m), 0);
 	assert_int_equal(m.nb_streams, 1);
 	assert_int_equal(m.codec_id, AV_CODEC_ID_FFV1);
+	if (version1)
+		assert_int_equal(m.extradata_size, 0);
+	else
+		assert_true(m.extradata_size > 0);
 	assert_int_equal(m.frames, N_FRAMES);
 	assert_int_equal(c.bad_format, 0);
 	assert_int_equal(c.bad_pixels, 0);
@@ -265,6 +272,21 @@ static void test_ffv1_lossless_mkv(void **state)
 	}
 	compare_fini(&c);
 	tu_rmtree(dir);
+}
+
+static void test_ffv1_lossless_mkv(void **state)
+{
+	(void)state;
+	check_ffv1_lossless(NULL, 0, false);
+}
+
+/* level=1 alone: FFV1 version 1 in one slice (wbc's 4 slices would need version 3). */
+static void test_ffv1_level1(void **state)
+{
+	static const char *const opts[] = { "level=1" };
+
+	(void)state;
+	check_ffv1_lossless(opts, 1, true);
 }
 
 static void test_default_x264_psnr(void **state)
@@ -348,6 +370,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ffv1_lossless_mkv),
+		cmocka_unit_test(test_ffv1_level1),
 		cmocka_unit_test(test_default_x264_psnr),
 		cmocka_unit_test(test_conversion_exact_swscale),
 		cmocka_unit_test(test_conversion_bt601),

@@ -295,6 +295,7 @@ static int decode_opened(AVFormatContext *fc, tu_frame_fn fn, void *data, struct
 		return idx;
 	st = fc->streams[idx];
 	m->codec_id = st->codecpar->codec_id;
+	m->extradata_size = st->codecpar->extradata_size;
 	m->width = st->codecpar->width;
 	m->height = st->codecpar->height;
 	if (fc->duration != AV_NOPTS_VALUE)

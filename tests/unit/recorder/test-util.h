@@ -64,6 +64,7 @@ void tu_umount(const char *dir);
 struct tu_media {
 	unsigned nb_streams, nb_video;
 	int codec_id;          /* enum AVCodecID of the first video stream */
+	int extradata_size;    /* its codec header's size (ffv1: 0 for version 1) */
 	int width, height;
 	double duration_s;     /* AVFormatContext.duration, -1 if unknown */
 	double stream_duration_s;
