@@ -136,23 +136,16 @@ static int apply_codec_opts(AVCodecContext *ctx, const struct wbc_encoder_config
 	return 0;
 }
 
+/* Whether the user gave KEY among the codec options (they are valid once applied). */
 static bool has_codec_opt(const struct wbc_encoder_config *cfg, const char *key)
 {
-	size_t n = strlen(key);
+	char k[OPT_KEY_MAX];
+	const char *value;
 
 	for (size_t i = 0; i < cfg->n_codec_opts; i++)
-		if (cfg->codec_opts[i] && !strncmp(cfg->codec_opts[i], key, n) &&
-				cfg->codec_opts[i][n] == '=')
+		if (split_opt(cfg->codec_opts[i], k, &value) == 0 && !strcmp(k, key))
 			return true;
 	return false;
-}
-
-/* wbc's ffv1 slices (wbc_codec_apply_defaults) need version 3: a lower level asked for
- * without slices gets FFmpeg's one slice, not an encoder that refuses to open. */
-static void settle_codec_opts(AVCodecContext *ctx, const struct wbc_encoder_config *cfg)
-{
-	if (ctx->codec->id == AV_CODEC_ID_FFV1 && ctx->level < 3 && !has_codec_opt(cfg, "slices"))
-		ctx->slices = 0;
 }
 
 static int container_dict(const struct wbc_encoder_config *cfg, AVDictionary **dict,
@@ -254,7 +247,7 @@ static int try_codec(struct wbc_encoder *e, const AVCodec *codec,
 	} else {
 		ret = apply_codec_opts(ctx, cfg, err, len);
 		if (ret == 0)
-			settle_codec_opts(ctx, cfg);
+			wbc_codec_settle_defaults(ctx, has_codec_opt(cfg, "slices"));
 	}
 	*unusable = false;
 	if (ret == 0) {

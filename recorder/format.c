@@ -197,6 +197,14 @@ int wbc_codec_apply_defaults(AVCodecContext *ctx, char *desc, size_t desc_len)
 	return ret;
 }
 
+void wbc_codec_settle_defaults(AVCodecContext *ctx, bool user_slices)
+{
+	/* wbc's ffv1 slices need version 3: a lower level asked for without slices gets
+	 * FFmpeg's one slice, not an encoder that refuses to open. */
+	if (ctx->codec->id == AV_CODEC_ID_FFV1 && ctx->level < 3 && !user_slices)
+		ctx->slices = 0;
+}
+
 static int is_scheme(const char *output, const char *scheme)
 {
 	size_t n = strlen(scheme);

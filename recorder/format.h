@@ -5,6 +5,7 @@
 #ifndef WBC_RECORDER_FORMAT_H
 #define WBC_RECORDER_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,10 @@ AVRational wbc_codec_time_base(const AVCodec *codec);
  * allocated, not yet opened context. Human-readable summary of what was
  * set goes to desc. Returns 0 or a negative AVERROR. */
 int wbc_codec_apply_defaults(AVCodecContext *ctx, char *desc, size_t desc_len);
+
+/* Reconciles those defaults with the user's codec options, once both are set;
+ * user_slices: the user set "slices". */
+void wbc_codec_settle_defaults(AVCodecContext *ctx, bool user_slices);
 
 /* Muxer for the output: by name or extension if container is non-NULL,
  * else guessed from the output URL scheme or file extension. */
