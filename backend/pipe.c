@@ -290,22 +290,35 @@ int wbc_kms_pipe_commit(struct wbc_kms_pipe *pipe, const struct wbc_kms_pipe_sta
 	}
 	pipe->queued = *state;
 	pipe->has_queued = true;
+	if (pipe->wb)
+		wbc_kms_writeback_pace(pipe->wb);
 	return 0;
 }
 
-/* Send the queued state if the pipe became free. Called after flips and fences. */
+/* Send the queued state if the pipe became free. Called after flips, fences and
+ * writeback's timer. */
 void wbc_kms_pipe_kick(struct wbc_kms_pipe *pipe)
 {
+	if (pipe->wb)
+		wbc_kms_writeback_pace(pipe->wb);
 	if (!pipe->has_queued || wbc_kms_pipe_busy(pipe))
 		return;
 	struct wbc_kms_pipe_state state = pipe->queued;
 	pipe->has_queued = false;
 	int ret = wbc_kms_pipe_submit(pipe, &state, false);
+	if (pipe->wb)
+		wbc_kms_writeback_pace(pipe->wb);
 	if (ret < 0) {
 		struct wbc_kms_flip_event ev = { .status = WBC_KMS_FLIP_FAILED, .error = ret,
 			.user_data = state.user_data };
 		report(pipe, &ev);
 	}
+}
+
+uint64_t wbc_kms_pipe_frame_ns(const struct wbc_kms_pipe *pipe)
+{
+	const drmModeModeInfo *m = &pipe->mode;
+	return m->clock ? (uint64_t)m->htotal * m->vtotal * 1000000u / m->clock : 0;
 }
 
 static uint64_t extend_seq(uint64_t near, unsigned seq32)
@@ -323,8 +336,7 @@ static uint64_t extend_seq(uint64_t near, unsigned seq32)
 static uint64_t missed_vblanks(const struct wbc_kms_pipe *pipe, uint64_t seq, uint64_t ts_ns)
 {
 	uint64_t gap = seq - pipe->submit_seq - 1;
-	const drmModeModeInfo *m = &pipe->mode;
-	uint64_t frame_ns = m->clock ? (uint64_t)m->htotal * m->vtotal * 1000000u / m->clock : 0;
+	uint64_t frame_ns = wbc_kms_pipe_frame_ns(pipe);
 	if (!frame_ns || ts_ns < pipe->submit_ns)
 		return gap;
 	uint64_t bound = (ts_ns - pipe->submit_ns) / frame_ns + 1;
@@ -352,6 +364,7 @@ void wbc_kms_pipe_handle_flip(struct wbc_kms_pipe *pipe, unsigned seq32, uint64_
 		.timestamp_estimated = estimated,
 		.user_data = pipe->flip_user_data, .captured = pipe->flip_job != NULL,
 	};
+	pipe->flip_ns = ts_ns;
 	struct wbc_kms_wb_buffer *job = pipe->flip_job;
 	pipe->flip_job = NULL;
 	report(pipe, &ev);

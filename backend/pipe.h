@@ -25,6 +25,7 @@ struct wbc_kms_pipe {
 	struct wbc_kms_wb_buffer *flip_job; /* its writeback job, or NULL */
 	uint64_t submit_seq;             /* vblank count when it went out; 0 = unknown */
 	uint64_t submit_ns;              /* CLOCK_MONOTONIC when it went out */
+	uint64_t flip_ns;                /* the last flip's vblank time; 0: none yet */
 
 	/* The state waiting for the pipe to be free. */
 	bool has_queued;
@@ -41,6 +42,8 @@ struct wbc_kms_pipe {
 	struct wbc_kms_pipe_stats stats;
 };
 
+/* pipe.c: one refresh period of the pipe's mode in ns; 0 when the mode has no clock. */
+uint64_t wbc_kms_pipe_frame_ns(const struct wbc_kms_pipe *pipe);
 /* pipe.c: wait (bounded) for the commit in flight and outstanding capture fences. */
 void wbc_kms_pipe_drain(struct wbc_kms_pipe *pipe);
 /* pipe.c: the parked pipes (destroyed, their disable refused): try to turn each off

@@ -76,6 +76,9 @@ void wbc_kms_writeback_committed(struct wbc_kms_writeback *wb, struct wbc_kms_wb
 void wbc_kms_writeback_flipped(struct wbc_kms_writeback *wb, struct wbc_kms_wb_buffer *job,
 		uint64_t seq, uint64_t ts_ns);
 bool wbc_kms_writeback_blocks_commit(const struct wbc_kms_writeback *wb);
+/* WBC_KMS_WB_DEADLINE: set (or clear) how long the pipe's queued state may wait for the
+ * out-fence; pipe.c calls it whenever the queue or the commit in flight changes. */
+void wbc_kms_writeback_pace(struct wbc_kms_writeback *wb);
 /* The kernel refused an idle route: switch to routing per capture. 1 if switched. */
 int wbc_kms_writeback_route_refused(struct wbc_kms_pipe *pipe);
 int wbc_kms_writeback_resize(struct wbc_kms_writeback *wb, uint32_t width, uint32_t height);

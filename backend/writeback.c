@@ -5,7 +5,7 @@
  * fence has signalled and its commit's flip event (which carries the sequence) arrived.
  * A fence still unsignalled fence_timeout_ms after the flip is given up (a timerfd in the
  * same event loop): the job is reported lost and its buffer kept out of use until the
- * fence signals after all.
+ * fence signals after all. The same timer ends WBC_KMS_WB_DEADLINE's wait for a fence.
  *
  * A driver that lost one job may complete later fences for the wrong job (Linux VKMS
  * signals the oldest queued job whatever its composition wrote): each armed buffer is
@@ -68,6 +68,8 @@ struct wbc_kms_writeback {
 	uint64_t armed, done, skipped, lost, late;
 	int test_fence_fd;               /* target of OUT_FENCE_PTR in TEST_ONLY requests */
 	int fence_timeout_ms;            /* < 0: wait for ever */
+	uint64_t pace_deadline_ns;       /* WBC_KMS_WB_DEADLINE: the queued state stops waiting
+	                                    for the fence at this time; 0: none set */
 	struct wbc_kms_event_source timer; /* timerfd at the earliest deadline; fd -1: none */
 	int (*debug_fence)(void *data, int fence_fd);
 	void *debug_fence_data;
@@ -216,7 +218,7 @@ int wbc_kms_pipe_enable_writeback(struct wbc_kms_pipe *pipe,
 			WBC_KMS_WB_FENCE_TIMEOUT_MS,
 		.debug_fence = opts->debug_fence, .debug_fence_data = opts->debug_fence_data };
 	ret = alloc_slots(wb);
-	if (ret == 0 && wb->fence_timeout_ms > 0)
+	if (ret == 0 && (wb->fence_timeout_ms > 0 || wb->pacing == WBC_KMS_WB_DEADLINE))
 		ret = timer_create_source(wb);
 	if (ret < 0) {
 		free_slots(wb);
@@ -333,7 +335,8 @@ static struct wbc_kms_wb_buffer *free_slot(struct wbc_kms_writeback *wb)
 
 static bool in_flight(const struct wbc_kms_writeback *wb)
 {
-	return wb->pacing == WBC_KMS_WB_SKIP && wb->fences_outstanding > 0;
+	return (wb->pacing == WBC_KMS_WB_SKIP || wb->pacing == WBC_KMS_WB_DEADLINE) &&
+		wb->fences_outstanding > 0;
 }
 
 enum wbc_kms_capture_ready wbc_kms_pipe_capture_ready(const struct wbc_kms_pipe *pipe)
@@ -454,12 +457,13 @@ static void handle_fence(struct wbc_kms_event_source *src, uint32_t events)
 
 /* ---- Fence timeout ----------------------------------------------------------------- */
 
-/* Arm the timer for the earliest deadline of a shown job still waiting for its fence. */
+/* Arm the timer for the earliest deadline: of a shown job still waiting for its fence, or
+ * of the queued state's wait (WBC_KMS_WB_DEADLINE). */
 static void timer_update(struct wbc_kms_writeback *wb)
 {
 	if (wb->timer.fd < 0)
 		return;
-	uint64_t next = 0;
+	uint64_t next = wb->pace_deadline_ns;
 	for (unsigned i = 0; i < wb->n_buffers; i++) {
 		const struct wbc_kms_wb_buffer *b = &wb->slots[i];
 		if (b->state == WB_ARMED && b->deadline_ns && (!next || b->deadline_ns < next))
@@ -566,7 +570,41 @@ void wbc_kms_writeback_flipped(struct wbc_kms_writeback *wb, struct wbc_kms_wb_b
 
 bool wbc_kms_writeback_blocks_commit(const struct wbc_kms_writeback *wb)
 {
-	return wb->pacing == WBC_KMS_WB_WAIT && wb->fences_outstanding > 0;
+	if (wb->fences_outstanding == 0)
+		return false;
+	if (wb->pacing == WBC_KMS_WB_DEADLINE)
+		return !wb->pace_deadline_ns || wbc_kms_now_ns() < wb->pace_deadline_ns;
+	return wb->pacing == WBC_KMS_WB_WAIT;
+}
+
+/* A quarter of a period before the first vblank after now, counted from the last flip,
+ * but not before now; 0 without a period or a flip. The quarter (4 ms at 60 Hz) is left
+ * for the commit to reach the driver before that vblank: the frame is composed already. */
+static uint64_t pace_deadline(const struct wbc_kms_pipe *pipe, uint64_t now)
+{
+	uint64_t period = wbc_kms_pipe_frame_ns(pipe), base = pipe->flip_ns;
+	if (!period || !base)
+		return 0;
+	uint64_t vblank = base + period * ((now > base ? (now - base) / period : 0) + 1);
+	uint64_t deadline = vblank - period / 4;
+	return deadline > now ? deadline : now;
+}
+
+void wbc_kms_writeback_pace(struct wbc_kms_writeback *wb)
+{
+	const struct wbc_kms_pipe *pipe = wb->pipe;
+	if (wb->pacing != WBC_KMS_WB_DEADLINE)
+		return;
+	bool waiting = pipe->has_queued && !pipe->flip_pending && wb->fences_outstanding > 0;
+	uint64_t deadline = wb->pace_deadline_ns;
+	if (!waiting)
+		deadline = 0;
+	else if (!deadline)
+		deadline = pace_deadline(pipe, wbc_kms_now_ns());
+	if (deadline == wb->pace_deadline_ns)
+		return;
+	wb->pace_deadline_ns = deadline;
+	timer_update(wb);
 }
 
 void wbc_kms_writeback_drain(struct wbc_kms_writeback *wb, int timeout_ms)

@@ -7,7 +7,8 @@
 #   BENCH_MODES     "640x480 1280x720"
 #   BENCH_CONFIGS   "wbc-writeback wbc-readback cage-wf-recorder" (also: wbc-display,
 #                   cage-display: the same sessions without recording;
-#                   wbc-writeback-skip: with --writeback-pacing skip)
+#                   wbc-writeback-skip, wbc-writeback-deadline: with
+#                   --writeback-pacing skip, deadline)
 #   BENCH_SECONDS   recorded seconds per session        BENCH_RUNS  sessions per config
 #   BENCH_EXTRA_CONFIGS, BENCH_EXTRA_RUNS  more configs, with their own (smaller) run count
 #   BENCH_FPS       frame-rate cap for wbc (--fps; 0: none, like wf-recorder 0.3, which
@@ -82,11 +83,13 @@ session() {
 	idle_check "$d"
 	printf 't=%s cpu="%s"\n' "$(now)" "$(cpu)" >"$d/session-start"
 	case $cfg in
-	wbc-writeback|wbc-writeback-skip|wbc-readback|wbc-display)
+	wbc-writeback|wbc-writeback-skip|wbc-writeback-deadline|wbc-readback|wbc-display)
 		local rec=()
 		case $cfg in
 		wbc-writeback) rec=(--capture writeback --record "$d/out.mkv" "${wbc_rec_args[@]}") ;;
 		wbc-writeback-skip) rec=(--capture writeback --writeback-pacing skip
+			--record "$d/out.mkv" "${wbc_rec_args[@]}") ;;
+		wbc-writeback-deadline) rec=(--capture writeback --writeback-pacing deadline
 			--record "$d/out.mkv" "${wbc_rec_args[@]}") ;;
 		wbc-readback) rec=(--capture readback --record "$d/out.mkv" "${wbc_rec_args[@]}") ;;
 		esac

@@ -19,14 +19,18 @@ USER_HZ = 100  # /proc/stat and /proc/PID/stat tick rate on Linux x86 (CLK_TCK)
 # A wbc-writeback session that lost a writeback frame or fell back to readback is reported
 # as FELL_BACK, apart: never averaged into the writeback rows.
 FELL_BACK = 'wbc-writeback-fell-back'
-# wbc-writeback-skip: the same with --writeback-pacing skip (the display never waits).
+# wbc-writeback-skip, -deadline: the same with --writeback-pacing skip (the display never
+# waits) and deadline (it waits until shortly before the next vblank).
 SKIP = 'wbc-writeback-skip'
 SKIP_FELL_BACK = 'wbc-writeback-skip-fell-back'
-WBC_CONFIGS = ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK, 'wbc-readback', 'wbc-display')
-RECORDING = ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK, 'wbc-readback',
-             'cage-wf-recorder')
-ORDER = ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK, 'wbc-readback', 'cage-wf-recorder',
-         'wbc-display', 'cage-display')
+DEADLINE = 'wbc-writeback-deadline'
+DEADLINE_FELL_BACK = 'wbc-writeback-deadline-fell-back'
+FELL_BACK_OF = {'wbc-writeback': FELL_BACK, SKIP: SKIP_FELL_BACK, DEADLINE: DEADLINE_FELL_BACK}
+WRITEBACK = tuple(FELL_BACK_OF) + tuple(FELL_BACK_OF.values())
+WBC_CONFIGS = WRITEBACK + ('wbc-readback', 'wbc-display')
+RECORDING = WRITEBACK + ('wbc-readback', 'cage-wf-recorder')
+ORDER = ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK, DEADLINE, DEADLINE_FELL_BACK,
+         'wbc-readback', 'cage-wf-recorder', 'wbc-display', 'cage-display')
 
 
 def read(path):
@@ -138,9 +142,9 @@ def session(d):
     r['capture_method'] = cap.get('method')
     r['writeback_lost'] = num(cap.get('lost'))
     r['fell_back'] = bool(num(cap.get('stalled')))
-    if cfg in ('wbc-writeback', SKIP) and (r['fell_back'] or r['writeback_lost'] or not cap):
+    if cfg in FELL_BACK_OF and (r['fell_back'] or r['writeback_lost'] or not cap):
         # (no record of the method: not shown as writeback)
-        cfg = r['config'] = FELL_BACK if cfg == 'wbc-writeback' else SKIP_FELL_BACK
+        cfg = r['config'] = FELL_BACK_OF[cfg]
     if cfg in WBC_CONFIGS:
         r['commits'], r['flips'] = num(st.get('commits')), num(st.get('flips'))
         r['missed_vblanks'] = num(st.get('missed_vblanks'))
@@ -218,6 +222,7 @@ METRICS = [
     ('recorded', 'recorded', 0), ('recorded_fps', 'rec fps', 1),
     ('not_recorded', 'not recorded (displayed − recorded)', 0),
     ('drop_fraction', 'share not recorded', 2),
+    ('wbc_captured', 'wbc frames captured', 0),
     ('wbc_dropped', 'wbc recorder drops (queue full)', 0),
     ('wbc_skipped_busy', 'wbc flips not captured (recorder busy)', 0),
     ('missed_vblanks', 'missed vblanks', 0),
@@ -281,7 +286,7 @@ def main():
         # ratios peer / wbc (medians)
         rat = {}
         peer = summary[mode].get('cage-wf-recorder')
-        for w in ('wbc-writeback', SKIP, 'wbc-readback'):
+        for w in tuple(FELL_BACK_OF) + ('wbc-readback',):
             wb = summary[mode].get(w)
             if not (peer and wb):
                 continue
@@ -313,9 +318,8 @@ def main():
                 if k in ('cpu_s_per_recorded_frame', 'recorded', 'recorded_fps', 'not_recorded',
                          'drop_fraction') and c not in RECORDING:
                     row.append('—')
-                elif k in ('wbc_dropped', 'wbc_skipped_busy') and \
-                        c not in ('wbc-writeback', FELL_BACK, SKIP, SKIP_FELL_BACK,
-                                  'wbc-readback'):
+                elif k in ('wbc_captured', 'wbc_dropped', 'wbc_skipped_busy') and \
+                        c not in WRITEBACK + ('wbc-readback',):
                     row.append('—')
                 elif k in ('window_cpu_util', 'drop_fraction'):
                     row.append(fmt(v, 0, 100.0) + ('%' if v else ''))
@@ -363,7 +367,7 @@ def main():
             c(s.get('writeback_lost')) if s.get('config') in WBC_CONFIGS else '—',
             c(s.get('status')), c(s.get('displayed')),
             c(s.get('recorded')) if s.get('config') in RECORDING else '—',
-            c(s.get('wbc_dropped')) if s.get('config') in ('wbc-writeback', FELL_BACK, 'wbc-readback') else '—',
+            c(s.get('wbc_dropped')) if s.get('config') in WRITEBACK + ('wbc-readback',) else '—',
             c(s.get('not_recorded')) if s.get('config') in RECORDING else '—',
             c(s.get('missed_vblanks')), c(s.get('window_wall_s'), 1), c(s.get('window_cpu_s'), 1),
             c(s.get('cpu_s_per_recorded_frame'), 3) if s.get('config') in RECORDING else '—',

@@ -38,8 +38,8 @@ struct wbc_adapter_options {
 	/* Drive the device's writeback connector as the only output (a CRTC whose only sink
 	 * is writeback: no physical screen needed); output_name must be NULL. */
 	bool headless;
-	/* Writeback with WBC_KMS_WB_SKIP: the display never waits for a capture. */
-	bool writeback_skip;
+	/* What a commit does while a capture is written (WBC_KMS_WB_WAIT, _SKIP, _DEADLINE). */
+	enum wbc_kms_wb_pacing writeback_pacing;
 };
 
 /* The device is borrowed: it must outlive the backend. The backend is destroyed with

@@ -256,8 +256,7 @@ static int enable_writeback(struct wbc_output *out, unsigned n_buffers)
 		return -1;
 	struct wbc_kms_writeback_options o;
 	wbc_kms_writeback_options_init(&o);
-	if (out->backend->opts.writeback_skip)
-		o.pacing = WBC_KMS_WB_SKIP;
+	o.pacing = out->backend->opts.writeback_pacing;
 	if (!n_buffers && out->has_capture)
 		n_buffers = out->capture.pool_size(out->capture.data);
 	o.n_buffers = n_buffers > WBC_OUTPUT_MAX_WB_BUFFERS ? WBC_OUTPUT_MAX_WB_BUFFERS :

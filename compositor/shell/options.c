@@ -22,7 +22,7 @@ static const char usage[] =
 	"            [--container-opt KEY=VALUE]... [--fps N] [--capture auto|writeback|readback]\n"
 	"            [--stats]] [--allow-control [--control-socket PATH]]\n"
 	"           [--allow-capture] [--allow-remote] [--allow-osk] [--headless]\n"
-	"           [--writeback-pacing wait|skip]\n"
+	"           [--writeback-pacing wait|skip|deadline]\n"
 	"           [--allow-vt-switch] [--renderer auto|gles2|pixman]"
 	"           [--blank-after SECONDS] [--hide-cursor SECONDS] [--no-xwayland]\n"
 	"           -- APP [ARGS...]\n"
@@ -89,12 +89,14 @@ static const char usage_more[] =
 	"                       keyboard (wvkbd) APP starts; its keys go to the focused client\n"
 	"  --headless           no physical screen: drive the device's writeback connector\n"
 	"                       as the only output (serve it with --allow-remote and wayvnc)\n"
-	"  --writeback-pacing wait|skip\n"
+	"  --writeback-pacing wait|skip|deadline\n"
 	"                       wait (default): a commit waits for the last capture's\n"
 	"                       out-fence, so every shown frame is captured; skip: the\n"
 	"                       display never waits, frames shown while a capture is\n"
-	"                       written are not captured (needs a driver that allows it,\n"
-	"                       see wbc(1))\n"
+	"                       written are not captured; deadline: a commit waits for\n"
+	"                       the fence until shortly before the next vblank, then goes\n"
+	"                       without capture (skip and deadline need a driver that\n"
+	"                       allows it, see wbc(1))\n"
 	"\n"
 	"Rendering:\n"
 	"  --renderer auto|gles2|pixman\n"
@@ -342,10 +344,15 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 					next ? next : "");
 			i++;
 		} else if (strcmp(a, "--writeback-pacing") == 0) {
-			if (!next || (strcmp(next, "wait") != 0 && strcmp(next, "skip") != 0))
-				return fail("--writeback-pacing wants wait or skip, got '%s'",
+			if (next && strcmp(next, "wait") == 0)
+				o->writeback_pacing = WBC_KMS_WB_WAIT;
+			else if (next && strcmp(next, "skip") == 0)
+				o->writeback_pacing = WBC_KMS_WB_SKIP;
+			else if (next && strcmp(next, "deadline") == 0)
+				o->writeback_pacing = WBC_KMS_WB_DEADLINE;
+			else
+				return fail("--writeback-pacing wants wait, skip or deadline, got '%s'",
 					next ? next : "");
-			o->writeback_skip = strcmp(next, "skip") == 0;
 			i++;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = true;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "wbc/kms.h"
 
 #define WBC_MAX_SCREENSHOTS 8
 #define WBC_MAX_AV_OPTS 32
@@ -66,8 +67,7 @@ struct wbc_options {
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
 	enum wbc_renderer_choice renderer; /* --renderer */
-	/* --writeback-pacing skip: commits never wait for a capture's out-fence */
-	bool writeback_skip;
+	enum wbc_kms_wb_pacing writeback_pacing; /* --writeback-pacing; default wait */
 	bool stats;                      /* --stats */
 	/* Recording control (control/control.c): --allow-control, --control-socket PATH (implies it). */
 	bool allow_control;

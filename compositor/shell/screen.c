@@ -433,6 +433,19 @@ struct wbc_capture *wbc_screen_capture(struct wbc_server *s, const char *name,
 	return NULL;
 }
 
+/* What the capture line adds about --writeback-pacing. */
+static const char *pacing_note(enum wbc_kms_wb_pacing pacing)
+{
+	switch (pacing) {
+	case WBC_KMS_WB_SKIP:
+		return "; the display never waits for it";
+	case WBC_KMS_WB_DEADLINE:
+		return "; the display waits for it until shortly before the next vblank";
+	default:
+		return "";
+	}
+}
+
 int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
 		struct wbc_capture *cap, unsigned pool, uint32_t *format, char *line, size_t len)
 {
@@ -445,7 +458,7 @@ int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
 		if (wbc_output_prepare_writeback(output, pool, format, how, sizeof(how)) == 0) {
 			wbc_capture_set_method(cap, WBC_CAPTURE_WRITEBACK);
 			snprintf(line, len, "capture: writeback (%s; %u buffers%s)", how, pool,
-				s->opts->writeback_skip ? "; the display never waits for it" : "");
+				pacing_note(s->opts->writeback_pacing));
 			return 0;
 		}
 		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {

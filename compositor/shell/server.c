@@ -162,7 +162,7 @@ static int setup_backends(struct wbc_server *s)
 	struct wbc_adapter_options aopts = { .output_name = s->opts->output,
 		.headless = s->opts->headless,
 		.need_writeback = capture && s->opts->capture != WBC_CAPTURE_FORCE_READBACK,
-		.writeback_skip = s->opts->writeback_skip };
+		.writeback_pacing = s->opts->writeback_pacing };
 	s->adapter = wbc_adapter_create(s->display, s->kms, &aopts);
 	if (!s->backend || !s->adapter || !wlr_multi_backend_add(s->backend, s->adapter))
 		return fail(s, "cannot create the KMS backend");

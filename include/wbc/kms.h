@@ -399,7 +399,8 @@ struct wbc_kms_pipe_stats {
 	uint64_t estimated_timestamps;   /* flips whose kernel time predated the commit */
 	uint64_t captures_armed, captures_done;
 	uint64_t captures_skipped;       /* capture commits sent without: no free buffer, or
-	                                    (WBC_KMS_WB_SKIP) a capture still in flight */
+	                                    (WBC_KMS_WB_SKIP, _DEADLINE) a capture still in
+	                                    flight */
 	uint64_t captures_lost;          /* reported through frame_lost */
 	uint64_t captures_late;          /* of those, fences that signalled later (buffer reused) */
 };
@@ -433,6 +434,13 @@ enum wbc_kms_wb_pacing {
 	/* The display never waits and every commit is armed: several jobs in flight. For
 	 * tests of the kernel's job queue. */
 	WBC_KMS_WB_OVERLAP,
+	/* Between the two: the commit waits for the fence, but only until a quarter of a
+	 * refresh period before the next vblank after the last flip; then it goes out
+	 * without a capture (counted in captures_skipped), so a late capture costs a
+	 * captured frame, never a shown one. At most one capture is in flight. The same
+	 * driver rule as WBC_KMS_WB_SKIP; without a refresh period (mode clock 0) it waits
+	 * as WBC_KMS_WB_WAIT does. */
+	WBC_KMS_WB_DEADLINE,
 };
 
 struct wbc_kms_writeback_options {
@@ -469,7 +477,8 @@ enum wbc_kms_capture_ready {
 	WBC_KMS_CAPTURE_READY,
 	WBC_KMS_CAPTURE_NO_WRITEBACK,    /* writeback is not enabled on the pipe */
 	WBC_KMS_CAPTURE_NO_BUFFER,       /* every pool buffer is armed, lent out or lost */
-	WBC_KMS_CAPTURE_IN_FLIGHT,       /* WBC_KMS_WB_SKIP: a capture is still being written */
+	WBC_KMS_CAPTURE_IN_FLIGHT,       /* WBC_KMS_WB_SKIP or _DEADLINE: a capture is still
+	                                    being written */
 };
 WBC_KMS_API enum wbc_kms_capture_ready wbc_kms_pipe_capture_ready(const struct wbc_kms_pipe *pipe);
 WBC_KMS_API uint32_t wbc_kms_pipe_writeback_format(const struct wbc_kms_pipe *pipe);

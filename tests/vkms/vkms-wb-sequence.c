@@ -268,34 +268,47 @@ static void no_wait_every_commit_captured(void **state)
 	test_pipe_fini(&tp);
 }
 
-/* WBC_KMS_WB_SKIP, every commit asking for capture, each made at its predecessor's flip:
- * the display never waits for a fence; a commit made while a capture is in flight goes
- * without one. Every capture made is delivered, exact (the commit's own buffer, one of
- * four drawn once, so none is drawn while a job may still read it), none lost, and every
- * commit flips; headless, then with Virtual-1 cloned to writeback (the screen shown).
- * How many were skipped and how many vblanks were missed depend on the
- * machine's speed: printed, not asserted (bench/run-vkms.sh measures them). */
-static void skip_run(bool cloned)
+/* WBC_KMS_WB_SKIP (the display never waits for a fence) or _DEADLINE (it waits until
+ * shortly before the next vblank), every commit asking for capture, each made at its
+ * predecessor's flip; a commit that goes while a capture is in flight goes without one.
+ * Every capture made is delivered, exact (the commit's own buffer, one of four drawn
+ * once, so none is drawn while a job may still read it), none lost, and every commit
+ * flips; headless, and with Virtual-1 cloned to writeback (the screen shown). How many
+ * were skipped and how many vblanks were missed depend on the machine's speed: printed,
+ * not asserted (bench/run-vkms.sh measures them). */
+static void paced_run(enum wbc_kms_wb_pacing pacing, bool cloned)
 {
 	if (test_vkms_flavour("stock"))
 		skip();              /* stock VKMS strands a job whose state is replaced */
 	struct test_pipe tp;
 	struct seq_check c = { 0 };
-	init_paced(&tp, WBC_KMS_WB_SKIP, cloned, &c);
+	init_paced(&tp, pacing, cloned, &c);
 	run_drawn_once(&tp, DRAWN_ONCE_COMMITS, false);
-	check_drawn_once(&tp, DRAWN_ONCE_COMMITS, cloned ? "skip pacing, cloned" :
-		"skip pacing, headless");
+	char what[64];
+	snprintf(what, sizeof(what), "%s pacing, %s",
+		pacing == WBC_KMS_WB_SKIP ? "skip" : "deadline", cloned ? "cloned" : "headless");
+	check_drawn_once(&tp, DRAWN_ONCE_COMMITS, what);
 	test_pipe_fini(&tp);
 }
 
 static void skip_display_never_waits(void **state)
 {
-	skip_run(false);
+	paced_run(WBC_KMS_WB_SKIP, false);
 }
 
 static void skip_display_never_waits_cloned(void **state)
 {
-	skip_run(true);
+	paced_run(WBC_KMS_WB_SKIP, true);
+}
+
+static void deadline_display_waits_until_vblank(void **state)
+{
+	paced_run(WBC_KMS_WB_DEADLINE, false);
+}
+
+static void deadline_display_waits_until_vblank_cloned(void **state)
+{
+	paced_run(WBC_KMS_WB_DEADLINE, true);
 }
 
 /* argv[1], optional: a cmocka test filter (e.g. every_commit_captured_in_order, for the
@@ -309,6 +322,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(no_wait_every_commit_captured, test_teardown),
 		cmocka_unit_test_teardown(skip_display_never_waits, test_teardown),
 		cmocka_unit_test_teardown(skip_display_never_waits_cloned, test_teardown),
+		cmocka_unit_test_teardown(deadline_display_waits_until_vblank, test_teardown),
+		cmocka_unit_test_teardown(deadline_display_waits_until_vblank_cloned, test_teardown),
 		cmocka_unit_test_teardown(idle_route_accepted, test_teardown),
 	};
 	/* On stock VKMS one lost job poisons every later capture until vkms is reloaded:

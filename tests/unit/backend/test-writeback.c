@@ -1,7 +1,7 @@
 /*
  * backend/writeback.c on the fake libdrm: the buffer pool, arming one commit at a time,
- * commits waiting for the previous out-fence, the fence timeout, and the unwritten-buffer
- * (stamp) check. The guest tests (tests/vkms/vkms-wb-*.c) check the same against VKMS,
+ * commits waiting for the previous out-fence (for ever, or until before the next
+ * vblank), the fence timeout, and the unwritten-buffer (stamp) check. The guest tests (tests/vkms/vkms-wb-*.c) check the same against VKMS,
  * where a lost job cannot be made on purpose; here each case is made exactly.
  */
 #include <errno.h>
@@ -24,6 +24,8 @@ static const struct wbc_kms_writeback_options overlap = {
 	.n_buffers = 2, .pacing = WBC_KMS_WB_OVERLAP, .fence_timeout_ms = -1 };
 static const struct wbc_kms_writeback_options skip = {
 	.n_buffers = 2, .pacing = WBC_KMS_WB_SKIP, .fence_timeout_ms = -1 };
+static const struct wbc_kms_writeback_options deadline = {
+	.n_buffers = 3, .pacing = WBC_KMS_WB_DEADLINE, .fence_timeout_ms = -1 };
 
 /* *state holds the writeback options (cmocka's prestate) until setup replaces them. */
 static int setup(void **state)
@@ -221,6 +223,66 @@ static void skip_commits_at_once_without_capture_while_one_in_flight(void **stat
 	assert_int_equal(st.captures_skipped, 1);
 }
 
+/* Dispatch until the device has seen more than `than` commits; false after timeout_ms. */
+static bool wait_commits(struct harness *h, size_t than, int timeout_ms)
+{
+	uint64_t end = harness_now_ns() + (uint64_t)timeout_ms * 1000000u;
+	while (fake_drm_n_commits() <= than && harness_now_ns() < end)
+		assert_true(wbc_kms_device_wait(h->dev, 10) >= 0);
+	return fake_drm_n_commits() > than;
+}
+
+/* With WBC_KMS_WB_DEADLINE a capture commit made while a capture is in flight waits for
+ * its fence, and goes out armed when the fence comes in time; a fence that does not
+ * come lets it go without capture a quarter period (the fake mode's is 1 s) before the
+ * next vblank, never after it. The late fence's frame is still delivered, and the next
+ * commit is armed again. */
+static void deadline_waits_for_fence_until_before_next_vblank(void **state)
+{
+	struct harness *h = *state;
+	commit(h, 1, true, 1);
+	harness_vblank(h, 1, 0);
+	assert_int_equal(wbc_kms_pipe_capture_ready(h->pipe), WBC_KMS_CAPTURE_IN_FLIGHT);
+	size_t before = fake_drm_n_commits();
+	commit(h, 2, true, 2);
+	assert_int_equal(fake_drm_n_commits(), before + 1);  /* its TEST_ONLY only */
+	fake_drm_fence_signal(0, true, 0x60);
+	harness_dispatch(h);
+	const struct fake_drm_commit *c2 = fake_drm_last_commit(false);
+	assert_int_equal(fake_drm_n_commits(), before + 2);
+	assert_int_equal(harness_commit_fb(c2), h->fbs[2]->fb.id);
+	assert_int_not_equal(wb_fb_of(c2), 0);
+
+	/* Fence 1 stays out: commit 3 waits, then goes without capture in time. */
+	harness_vblank(h, 1, 0);
+	uint64_t flip_ns = h->flips[1].timestamp_ns;
+	before = fake_drm_n_commits();
+	commit(h, 3, true, 3);
+	assert_int_equal(fake_drm_n_commits(), before + 1);
+	assert_true(wbc_kms_pipe_busy(h->pipe));
+	assert_true(wait_commits(h, before + 1, 2000));
+	uint64_t sent_ns = harness_now_ns();
+	assert_true(sent_ns >= flip_ns + 750000000u);
+	assert_true(sent_ns < flip_ns + 1000000000u);
+	const struct fake_drm_commit *c3 = fake_drm_last_commit(false);
+	assert_int_equal(harness_commit_fb(c3), h->fbs[3]->fb.id);
+	assert_int_equal(wb_fb_of(c3), 0);
+	assert_int_equal(c3->fence, -1);
+	harness_vblank(h, 1, 0);
+	assert_false(h->flips[2].captured);
+	assert_int_equal(harness_stats(h).captures_skipped, 1);
+
+	fake_drm_fence_signal(1, true, 0x61);
+	harness_dispatch(h);
+	assert_int_equal(h->n_frames, 2);
+	assert_ptr_equal(h->frames[1].frame.user_data, TAG(2));
+	harness_release(h, 0);
+	assert_int_equal(wbc_kms_pipe_capture_ready(h->pipe), WBC_KMS_CAPTURE_READY);
+	commit(h, 0, true, 4);
+	assert_int_not_equal(wb_fb_of(fake_drm_last_commit(false)), 0);
+	assert_int_equal(harness_stats(h).captures_armed, 3);
+}
+
 /* Buffers held by the consumer are not armed; with none free a capture commit goes out
  * without capture (counted skipped), and a released buffer is armed again. */
 static void pool_buffers_handed_out_and_released(void **state)
@@ -398,6 +460,7 @@ int main(void)
 		T(next_commit_waits_for_previous_out_fence, two_buffers),
 		T(overlap_commits_do_not_wait_for_fence, overlap),
 		T(skip_commits_at_once_without_capture_while_one_in_flight, skip),
+		T(deadline_waits_for_fence_until_before_next_vblank, deadline),
 		T(pool_buffers_handed_out_and_released, two_buffers),
 		T(fence_timeout_reports_lost_and_releases_waiting_commit, one_buffer_30ms),
 		T(fence_signalled_on_unwritten_buffer_reported_lost, one_buffer),

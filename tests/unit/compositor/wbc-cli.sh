@@ -64,8 +64,8 @@ bad 2 "--record needs a PATH or URL" -- --record
 bad 2 "'bogus'" -- "${R[@]}" --capture bogus -- "$app"
 bad 2 "--renderer wants auto, gles2 or pixman, got 'vulkan'" -- --renderer vulkan -- "$app"
 bad 2 "--renderer wants auto, gles2 or pixman, got ''" -- --renderer
-bad 2 "--writeback-pacing wants wait or skip, got 'never'" -- --writeback-pacing never -- "$app"
-bad 2 "--writeback-pacing wants wait or skip, got ''" -- --writeback-pacing
+bad 2 "--writeback-pacing wants wait, skip or deadline, got 'never'" -- --writeback-pacing never -- "$app"
+bad 2 "--writeback-pacing wants wait, skip or deadline, got ''" -- --writeback-pacing
 bad 2 "'640'" -- --mode 640 -- "$app"
 bad 2 "--rotate wants 0, 90, 180 or 270, got '45'" -- --rotate 45 -- "$app"
 bad 2 "--rotate wants 0, 90, 180 or 270, got '-90'" -- --rotate -90 -- "$app"
