@@ -315,12 +315,6 @@ void wbc_kms_pipe_kick(struct wbc_kms_pipe *pipe)
 	}
 }
 
-uint64_t wbc_kms_pipe_frame_ns(const struct wbc_kms_pipe *pipe)
-{
-	const drmModeModeInfo *m = &pipe->mode;
-	return m->clock ? (uint64_t)m->htotal * m->vtotal * 1000000u / m->clock : 0;
-}
-
 static uint64_t extend_seq(uint64_t near, unsigned seq32)
 {
 	uint64_t seq = (near & ~(uint64_t)0xffffffffu) | seq32;
@@ -336,7 +330,7 @@ static uint64_t extend_seq(uint64_t near, unsigned seq32)
 static uint64_t missed_vblanks(const struct wbc_kms_pipe *pipe, uint64_t seq, uint64_t ts_ns)
 {
 	uint64_t gap = seq - pipe->submit_seq - 1;
-	uint64_t frame_ns = wbc_kms_pipe_frame_ns(pipe);
+	uint64_t frame_ns = wbc_kms_pipe_refresh_ns(pipe);
 	if (!frame_ns || ts_ns < pipe->submit_ns)
 		return gap;
 	uint64_t bound = (ts_ns - pipe->submit_ns) / frame_ns + 1;

@@ -42,8 +42,6 @@ struct wbc_kms_pipe {
 	struct wbc_kms_pipe_stats stats;
 };
 
-/* pipe.c: one refresh period of the pipe's mode in ns; 0 when the mode has no clock. */
-uint64_t wbc_kms_pipe_frame_ns(const struct wbc_kms_pipe *pipe);
 /* pipe.c: wait (bounded) for the commit in flight and outstanding capture fences. */
 void wbc_kms_pipe_drain(struct wbc_kms_pipe *pipe);
 /* pipe.c: the parked pipes (destroyed, their disable refused): try to turn each off

@@ -582,7 +582,7 @@ bool wbc_kms_writeback_blocks_commit(const struct wbc_kms_writeback *wb)
  * for the commit to reach the driver before that vblank: the frame is composed already. */
 static uint64_t pace_deadline(const struct wbc_kms_pipe *pipe, uint64_t now)
 {
-	uint64_t period = wbc_kms_pipe_frame_ns(pipe), base = pipe->flip_ns;
+	uint64_t period = wbc_kms_pipe_refresh_ns(pipe), base = pipe->flip_ns;
 	if (!period || !base)
 		return 0;
 	uint64_t vblank = base + period * ((now > base ? (now - base) / period : 0) + 1);

@@ -437,7 +437,8 @@ enum wbc_kms_wb_pacing {
 	/* Between the two: the commit waits for the fence, but only until a quarter of a
 	 * refresh period before the next vblank after the last flip; then it goes out
 	 * without a capture (counted in captures_skipped), so a late capture costs a
-	 * captured frame, never a shown one. At most one capture is in flight. The same
+	 * captured frame rather than the display's vblanks. At most one capture is in
+	 * flight. The same
 	 * driver rule as WBC_KMS_WB_SKIP; without a refresh period (mode clock 0) it waits
 	 * as WBC_KMS_WB_WAIT does. */
 	WBC_KMS_WB_DEADLINE,
