@@ -345,11 +345,11 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 			i++;
 		} else if (strcmp(a, "--writeback-pacing") == 0) {
 			if (next && strcmp(next, "wait") == 0)
-				o->writeback_pacing = WBC_KMS_WB_WAIT;
+				o->pacing = WBC_PACING_WAIT;
 			else if (next && strcmp(next, "skip") == 0)
-				o->writeback_pacing = WBC_KMS_WB_SKIP;
+				o->pacing = WBC_PACING_SKIP;
 			else if (next && strcmp(next, "deadline") == 0)
-				o->writeback_pacing = WBC_KMS_WB_DEADLINE;
+				o->pacing = WBC_PACING_DEADLINE;
 			else
 				return fail("--writeback-pacing wants wait, skip or deadline, got '%s'",
 					next ? next : "");

@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "wbc/kms.h"
 
 #define WBC_MAX_SCREENSHOTS 8
 #define WBC_MAX_AV_OPTS 32
@@ -14,6 +13,14 @@ enum wbc_capture_choice {
 	WBC_CAPTURE_AUTO,                /* writeback where the device has it, else readback */
 	WBC_CAPTURE_FORCE_WRITEBACK,
 	WBC_CAPTURE_FORCE_READBACK,
+};
+
+/* --writeback-pacing (server.c passes it on as WBC_KMS_WB_WAIT, _SKIP or _DEADLINE; the
+ * option parser stays free of libdrm's headers for its fuzzer, tests/fuzz/run.sh). */
+enum wbc_pacing_choice {
+	WBC_PACING_WAIT,                 /* the default */
+	WBC_PACING_SKIP,
+	WBC_PACING_DEADLINE,
 };
 
 /* --renderer */
@@ -67,7 +74,7 @@ struct wbc_options {
 	double fps;                      /* --fps cap; 0: every frame shown */
 	enum wbc_capture_choice capture; /* --capture */
 	enum wbc_renderer_choice renderer; /* --renderer */
-	enum wbc_kms_wb_pacing writeback_pacing; /* --writeback-pacing; default wait */
+	enum wbc_pacing_choice pacing;   /* --writeback-pacing */
 	bool stats;                      /* --stats */
 	/* Recording control (control/control.c): --allow-control, --control-socket PATH (implies it). */
 	bool allow_control;

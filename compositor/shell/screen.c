@@ -434,16 +434,17 @@ struct wbc_capture *wbc_screen_capture(struct wbc_server *s, const char *name,
 }
 
 /* What the capture line adds about --writeback-pacing. */
-static const char *pacing_note(enum wbc_kms_wb_pacing pacing)
+static const char *pacing_note(enum wbc_pacing_choice pacing)
 {
 	switch (pacing) {
-	case WBC_KMS_WB_SKIP:
+	case WBC_PACING_SKIP:
 		return "; the display never waits for it";
-	case WBC_KMS_WB_DEADLINE:
+	case WBC_PACING_DEADLINE:
 		return "; the display waits for it until shortly before the next vblank";
-	default:
-		return "";
+	case WBC_PACING_WAIT:
+		break;
 	}
+	return "";
 }
 
 int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
@@ -458,7 +459,7 @@ int wbc_screen_choose_capture(struct wbc_server *s, struct wlr_output *output,
 		if (wbc_output_prepare_writeback(output, pool, format, how, sizeof(how)) == 0) {
 			wbc_capture_set_method(cap, WBC_CAPTURE_WRITEBACK);
 			snprintf(line, len, "capture: writeback (%s; %u buffers%s)", how, pool,
-				pacing_note(s->opts->writeback_pacing));
+				pacing_note(s->opts->pacing));
 			return 0;
 		}
 		if (s->opts->capture == WBC_CAPTURE_FORCE_WRITEBACK) {

@@ -162,7 +162,8 @@ static int setup_backends(struct wbc_server *s)
 	struct wbc_adapter_options aopts = { .output_name = s->opts->output,
 		.headless = s->opts->headless,
 		.need_writeback = capture && s->opts->capture != WBC_CAPTURE_FORCE_READBACK,
-		.writeback_pacing = s->opts->writeback_pacing };
+		.writeback_pacing = s->opts->pacing == WBC_PACING_SKIP ? WBC_KMS_WB_SKIP :
+			s->opts->pacing == WBC_PACING_DEADLINE ? WBC_KMS_WB_DEADLINE : WBC_KMS_WB_WAIT };
 	s->adapter = wbc_adapter_create(s->display, s->kms, &aopts);
 	if (!s->backend || !s->adapter || !wlr_multi_backend_add(s->backend, s->adapter))
 		return fail(s, "cannot create the KMS backend");
