@@ -70,9 +70,12 @@ static uint64_t due_at(const struct wbc_capture *cap, const struct wbc_capture_c
 	return t > s ? t - s : 0;
 }
 
+/* Every frame armed reaches every continuous consumer (deliver), so those in flight
+ * count against its room. */
 static bool is_busy(const struct wbc_capture_consumer *c)
 {
-	return c->busy && c->busy((struct wbc_capture_consumer *)c);
+	unsigned coming = c->capture ? c->capture->inflight : 0;
+	return c->busy && c->busy((struct wbc_capture_consumer *)c, coming);
 }
 
 /* A continuous consumer that takes a frame now (due and not busy). */
@@ -626,21 +629,28 @@ static int handle_drop_timer(void *data)
 	return 0;
 }
 
+/* A frame shown without capture: count it for the continuous consumers that were due
+ * but busy (the reason it went without). */
+static void count_busy_skips(struct wbc_capture *cap)
+{
+	uint64_t now = now_ns();
+	struct wbc_capture_consumer *c;
+	wl_list_for_each(c, &cap->consumers, link)
+		if (c->continuous && now >= due_at(cap, c, c->interval_ns) && is_busy(c))
+			c->busy_skips++;
+}
+
 /* The adapter's flipped: what is on screen now; readback happens here. */
 static void flipped(void *data, struct wlr_buffer *buffer,
 		const struct wbc_kms_flip_event *ev, bool internal)
 {
 	struct wbc_capture *cap = data;
 	bool captured = ev->captured;
-	if (!internal) {
-		uint64_t now = now_ns();
-		struct wbc_capture_consumer *c;
-		wl_list_for_each(c, &cap->consumers, link)
-			if (c->continuous && now >= due_at(cap, c, c->interval_ns) && is_busy(c))
-				c->busy_skips++;
-	}
-	if (cap->method == WBC_CAPTURE_READBACK)
+	if (cap->method == WBC_CAPTURE_READBACK) {
 		captured = wants_frame(cap) && readback(cap, buffer, ev);
+		if (!captured && !internal)
+			count_busy_skips(cap);
+	}
 	if (captured)
 		cap->stale = false;
 	else if (!internal)
@@ -662,10 +672,17 @@ static void writeback_unavailable(void *data, const char *why)
 
 /* ---- The adapter's capture listener ---------------------------------------------- */
 
+/* Writeback decides at the commit (the frames on their way count against a consumer's
+ * room, see is_busy): a commit it does not arm is counted there. */
 static bool want_writeback(void *data)
 {
-	const struct wbc_capture *cap = data;
-	return cap->method == WBC_CAPTURE_WRITEBACK && wants_frame(cap);
+	struct wbc_capture *cap = data;
+	if (cap->method != WBC_CAPTURE_WRITEBACK)
+		return false;
+	if (wants_frame(cap))
+		return true;
+	count_busy_skips(cap);
+	return false;
 }
 
 static bool want_repeat(void *data)

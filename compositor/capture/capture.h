@@ -67,11 +67,12 @@ struct wbc_capture_consumer {
 	bool repeat_idle;                /* continuous: re-capture an unchanged screen every
 	                                    interval (outputs that need a steady frame rate) */
 	unsigned hold;                   /* frames it may keep at once (sizes the writeback pool) */
-	/* Optional, continuous consumers: it cannot take a frame now (e.g. the recorder's
-	 * queue is full). Commits are then not armed for it — the display engine does not
-	 * write frames that would be dropped — and the flips it misses so are counted in
+	/* Optional, continuous consumers: it cannot take one more frame now, with `coming`
+	 * frames already armed and on their way to it (e.g. the recorder's queue would be
+	 * full). Commits are then not armed for it — the display engine does not write
+	 * frames that would be dropped — and the flips it misses so are counted in
 	 * busy_skips. It calls wbc_capture_consumer_ready() once it can take frames again. */
-	bool (*busy)(struct wbc_capture_consumer *consumer);
+	bool (*busy)(struct wbc_capture_consumer *consumer, unsigned coming);
 	uint64_t busy_skips;             /* frames shown while it was due but busy */
 	unsigned requested;              /* one-shot frames still wanted */
 	struct wbc_capture *capture;     /* set while registered */

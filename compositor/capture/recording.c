@@ -137,16 +137,17 @@ static int handle_recorder_event(int fd, uint32_t mask, void *data)
 	return 0;
 }
 
-/* The recorder's queue is full: a frame captured now would be dropped. Not capturing it
- * saves the display engine the write (and readback the copy). */
-static bool recorder_busy(struct wbc_capture_consumer *consumer)
+/* The recorder's queue will be full once the frames on their way arrive: a frame
+ * captured now would be dropped. Not capturing it saves the display engine the write (and
+ * readback the copy). */
+static bool recorder_busy(struct wbc_capture_consumer *consumer, unsigned coming)
 {
 	struct wbc_recording *r = wl_container_of(consumer, r, consumer);
 	struct wbc_recorder_stats st;
 	if (r->ended)
 		return false;
 	wbc_recorder_get_stats(r->rec, &st);
-	return st.queue_depth >= QUEUE_LENGTH;
+	return st.queue_depth + coming >= QUEUE_LENGTH;
 }
 
 /* ---- Frames ---------------------------------------------------------------------------- */
