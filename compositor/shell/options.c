@@ -181,18 +181,6 @@ static bool parse_mode(const char *s, struct wbc_options *o)
 	return true;
 }
 
-static bool parse_rotate(const char *s, int *out)
-{
-	static const char *const ok[] = { "0", "90", "180", "270" };
-	for (int i = 0; i < 4; i++) {
-		if (strcmp(s, ok[i]) == 0) {
-			*out = i * 90;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Scales outside this range make no sense for a screen (and wlroots takes any > 0). */
 #define MIN_SCALE 0.25
 #define MAX_SCALE 8.0
@@ -218,6 +206,54 @@ static enum wbc_parse_result fail(const char *fmt, ...)
 	fprintf(stderr, " (see wbc --help)\n");
 	va_end(args);
 	return WBC_PARSE_ERROR;
+}
+
+/* An option that takes one word of a fixed set: the words and what each sets. */
+struct choice {
+	const char *word;
+	int value;
+};
+
+static const struct choice outputs_choices[] = {
+	{ "extend", WBC_OUTPUTS_EXTEND }, { "mirror", WBC_OUTPUTS_MIRROR },
+	{ "last", WBC_OUTPUTS_LAST }, { NULL, 0 },
+};
+static const struct choice rotate_choices[] = {
+	{ "0", 0 }, { "90", 90 }, { "180", 180 }, { "270", 270 }, { NULL, 0 },
+};
+static const struct choice capture_choices[] = {
+	{ "auto", WBC_CAPTURE_AUTO }, { "writeback", WBC_CAPTURE_FORCE_WRITEBACK },
+	{ "readback", WBC_CAPTURE_FORCE_READBACK }, { NULL, 0 },
+};
+static const struct choice renderer_choices[] = {
+	{ "auto", WBC_RENDERER_AUTO }, { "gles2", WBC_RENDERER_GLES2 },
+	{ "pixman", WBC_RENDERER_PIXMAN }, { NULL, 0 },
+};
+static const struct choice pacing_choices[] = {
+	{ "wait", WBC_PACING_WAIT }, { "skip", WBC_PACING_SKIP },
+	{ "deadline", WBC_PACING_DEADLINE }, { NULL, 0 },
+};
+
+/* The value `word` names among `choices` (ended by a NULL word) into *out; otherwise
+ * false after one line naming every word `option` takes ("wants a, b or c"). */
+static bool parse_choice(const char *option, const char *word,
+		const struct choice *choices, int *out)
+{
+	size_t n = 0;
+	for (; choices[n].word; n++) {
+		if (word && strcmp(word, choices[n].word) == 0) {
+			*out = choices[n].value;
+			return true;
+		}
+	}
+	char words[128] = "";
+	for (size_t i = 0; i < n; i++) {
+		const char *sep = i == 0 ? "" : i + 1 < n ? ", " : " or ";
+		size_t len = strlen(words);
+		snprintf(words + len, sizeof(words) - len, "%s%s", sep, choices[i].word);
+	}
+	fail("%s wants %s, got '%s'", option, words, word ? word : "");
+	return false;
 }
 
 enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_options *o)
@@ -248,15 +284,10 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 				return fail("%s needs a connector NAME", a);
 			o->output = argv[++i];
 		} else if (strcmp(a, "--outputs") == 0) {
-			if (next && strcmp(next, "extend") == 0)
-				o->outputs = WBC_OUTPUTS_EXTEND;
-			else if (next && strcmp(next, "mirror") == 0)
-				o->outputs = WBC_OUTPUTS_MIRROR;
-			else if (next && strcmp(next, "last") == 0)
-				o->outputs = WBC_OUTPUTS_LAST;
-			else
-				return fail("--outputs wants extend, mirror or last, got '%s'",
-					next ? next : "");
+			int v;
+			if (!parse_choice(a, next, outputs_choices, &v))
+				return WBC_PARSE_ERROR;
+			o->outputs = (enum wbc_outputs_policy)v;
 			i++;
 		} else if (strcmp(a, "--record-output") == 0) {
 			if (!next || !*next)
@@ -267,8 +298,8 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 				return fail("--mode wants WxH or WxH@Hz, got '%s'", next ? next : "");
 			i++;
 		} else if (strcmp(a, "--rotate") == 0) {
-			if (!next || !parse_rotate(next, &o->rotate))
-				return fail("--rotate wants 0, 90, 180 or 270, got '%s'", next ? next : "");
+			if (!parse_choice(a, next, rotate_choices, &o->rotate))
+				return WBC_PARSE_ERROR;
 			i++;
 		} else if (strcmp(a, "--scale") == 0) {
 			if (!next || !parse_scale(next, &o->scale))
@@ -322,37 +353,22 @@ enum wbc_parse_result wbc_options_parse(int argc, char **argv, struct wbc_option
 					"got '%s'", MIN_FPS, next ? next : "");
 			i++;
 		} else if (strcmp(a, "--capture") == 0) {
-			if (next && strcmp(next, "auto") == 0)
-				o->capture = WBC_CAPTURE_AUTO;
-			else if (next && strcmp(next, "writeback") == 0)
-				o->capture = WBC_CAPTURE_FORCE_WRITEBACK;
-			else if (next && strcmp(next, "readback") == 0)
-				o->capture = WBC_CAPTURE_FORCE_READBACK;
-			else
-				return fail("--capture wants auto, writeback or readback, got '%s'",
-					next ? next : "");
+			int v;
+			if (!parse_choice(a, next, capture_choices, &v))
+				return WBC_PARSE_ERROR;
+			o->capture = (enum wbc_capture_choice)v;
 			i++;
 		} else if (strcmp(a, "--renderer") == 0) {
-			if (next && strcmp(next, "auto") == 0)
-				o->renderer = WBC_RENDERER_AUTO;
-			else if (next && strcmp(next, "gles2") == 0)
-				o->renderer = WBC_RENDERER_GLES2;
-			else if (next && strcmp(next, "pixman") == 0)
-				o->renderer = WBC_RENDERER_PIXMAN;
-			else
-				return fail("--renderer wants auto, gles2 or pixman, got '%s'",
-					next ? next : "");
+			int v;
+			if (!parse_choice(a, next, renderer_choices, &v))
+				return WBC_PARSE_ERROR;
+			o->renderer = (enum wbc_renderer_choice)v;
 			i++;
 		} else if (strcmp(a, "--writeback-pacing") == 0) {
-			if (next && strcmp(next, "wait") == 0)
-				o->pacing = WBC_PACING_WAIT;
-			else if (next && strcmp(next, "skip") == 0)
-				o->pacing = WBC_PACING_SKIP;
-			else if (next && strcmp(next, "deadline") == 0)
-				o->pacing = WBC_PACING_DEADLINE;
-			else
-				return fail("--writeback-pacing wants wait, skip or deadline, got '%s'",
-					next ? next : "");
+			int v;
+			if (!parse_choice(a, next, pacing_choices, &v))
+				return WBC_PARSE_ERROR;
+			o->pacing = (enum wbc_pacing_choice)v;
 			i++;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = true;
