@@ -116,12 +116,13 @@ void harness_vblank(struct harness *h, uint64_t advance, uint64_t ts_ns)
 	harness_dispatch(h);
 }
 
-bool harness_wait_for(struct harness *h, const size_t *count, size_t than, int timeout_ms)
+bool harness_wait_for(struct harness *h, size_t (*count)(const struct harness *),
+		size_t than, int timeout_ms)
 {
 	uint64_t end = harness_now_ns() + (uint64_t)timeout_ms * 1000000u;
-	while (*count <= than && harness_now_ns() < end)
+	while (count(h) <= than && harness_now_ns() < end)
 		assert_true(wbc_kms_device_wait(h->dev, 10) >= 0);
-	return *count > than;
+	return count(h) > than;
 }
 
 void harness_release(struct harness *h, size_t frame)

@@ -53,8 +53,9 @@ struct wbc_kms_pipe_state harness_state(struct harness *h, unsigned fb, bool cap
 void harness_dispatch(struct harness *h);
 /* fake_drm_vblank, then dispatch. */
 void harness_vblank(struct harness *h, uint64_t advance, uint64_t ts_ns);
-/* Wait (up to timeout_ms) until `*count` exceeds `than`, dispatching meanwhile. */
-bool harness_wait_for(struct harness *h, const size_t *count, size_t than, int timeout_ms);
+/* Wait (up to timeout_ms) until count(h) exceeds `than`, dispatching meanwhile. */
+bool harness_wait_for(struct harness *h, size_t (*count)(const struct harness *),
+		size_t than, int timeout_ms);
 void harness_release(struct harness *h, size_t frame);
 struct wbc_kms_pipe_stats harness_stats(struct harness *h);
 /* The primary plane's FB_ID in commit c, 0: not set. */
