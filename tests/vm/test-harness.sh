@@ -52,7 +52,8 @@ deadline)
 	"$run" --timeout 70 -- sh -c 'sleep 1000' >"$out" 2>&1
 	rc=$?
 	[ $rc = 124 ] || fail "exit status $rc, want 124"
-	grep -q "guest deadline of 40 s reached" "$out" || fail "no deadline message"
+	grep -q "guest deadline reached, 20 s before the timeout of 70 s" "$out" ||
+		fail "no deadline message"
 	grep -Eq "^[0-9]+ +[0-9]+ +S +[0-9]+ sleep 1000" "$out" || fail "the stuck process is not listed"
 	grep -q "Show Blocked State" "$out" || fail "no blocked-task dump in the kernel log"
 	grep -q "timed out after 70s" "$out" && fail "the host had to kill the guest"
