@@ -24,12 +24,14 @@ check_latency "$out/log"
 [ "$(mode_of "$out/out.mkv")" = 600 ] || fail "out.mkv is mode $(mode_of "$out/out.mkv"), not 600"
 note "out.mkv: mode $(mode_of "$out/out.mkv") under umask 022"
 
-ffprobe -v error -show_entries stream=codec_type,codec_name,width,height -of csv=p=0 \
-	"$out/out.mkv" >"$out/streams" || fail "ffprobe failed on out.mkv"
+# One ffprobe: a line per stream, then the duration's.
+ffprobe -v error -show_entries stream=codec_type,codec_name,width,height:format=duration \
+	-of csv=p=0 "$out/out.mkv" >"$out/probe" || fail "ffprobe failed on out.mkv"
+grep ',' "$out/probe" >"$out/streams"
 note "ffprobe streams: $(tr '\n' ' ' <"$out/streams")"
 [ "$(grep -c ',video,' "$out/streams")" -ge 1 ] || fail "no video stream"
 grep -qx 'h264,video,640,480' "$out/streams" || fail "no 640x480 h264 video stream"
-dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$out/out.mkv")
+dur=$(tail -n 1 "$out/probe")
 note "duration ${dur}s"
 
 decode "$out/out.mkv" rgb24 | "$tool" pattern 640 480 rgb24 >"$out/numbers" ||
