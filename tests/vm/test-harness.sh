@@ -135,20 +135,29 @@ batch)
 	# Several cases in one guest (vkms-batch): each its own TAP verdict, and the guest put
 	# back as boot left it between two: the first case's process, mount and files are gone
 	# when the second looks, vkms was loaded afresh, and a case's arguments arrive exactly.
-	batch=$(dirname "$0")/vkms-batch
-	"$batch" -- \
+	# The project tree, though, stays: this batch runs from a copy under /tmp (as a clone
+	# made by mktemp -d is), where the guest has a tmpfs of its own that each reset empties.
+	# The cases name it by its absolute path: a lazily unmounted share would still be
+	# reached through the working directory they inherit.
+	proj=$(mktemp -d /tmp/wbc-harness.XXXXXX)
+	trap 'rm -f "$out"; rm -rf "$proj"' EXIT
+	mkdir "$proj/tests" && cp -r "$(dirname "$0")" "$proj/tests/vm"
+	( cd "$proj" && tests/vm/vkms-batch -- \
 		--case dirty 30 bash -c 'setsid sleep 997 & mkdir /tmp/m && mount -t tmpfs m /tmp/m &&
-			touch /tmp/left "$XDG_RUNTIME_DIR/left" && exec 3<>/dev/dri/card0 &&
+			touch /tmp/left "$XDG_RUNTIME_DIR/left" "$PWD/kept" && exec 3<>/dev/dri/card0 &&
 			dd if=/dev/zero of=/dev/shm/left bs=1k count=1 2>/dev/null' \
 		--case clean 30 bash -c '! pgrep -x sleep -a | grep 997 && ! grep -q " /tmp/m " /proc/mounts &&
 			[ -z "$(ls /tmp /dev/shm "$XDG_RUNTIME_DIR" | grep left)" ] && [ -e /dev/dri/card0 ] &&
-			[ "$(dmesg | grep -c "Initialized vkms")" = 2 ] && printf "<%s>" "$@" && [ "$*" = "a b \"q\" \$x" ]' -- 'a b' '"q"' '$x' \
+			[ "$(dmesg | grep -c "Initialized vkms")" = 2 ] && [ -e "$PWD/kept" ] &&
+			printf "<%s>" "$@" && [ "$*" = "a b \"q\" \$x" ]' -- 'a b' '"q"' '$x' \
 		--case fails 30 sh -c 'echo the reason it failed; exit 3' \
 		--case slow 3 sleep 100 \
 		--case skips 30 sh -c 'exit 77' \
-		--case after 30 true >"$out" 2>"$out.err"
+		--case after 30 sh -c 'touch "$PWD/after"' ) >"$out" 2>"$out.err"
 	rc=$?
 	[ $rc = 1 ] || fail "exit status $rc, want 1"
+	[ -e "$proj/kept" ] && [ -e "$proj/after" ] || fail "what the cases wrote in the project is gone"
+	batch=$(dirname "$0")/vkms-batch
 	for want in '^1\.\.6$' '^ok 1 - dirty$' '^ok 2 - clean$' '^# <a b><"q"><\$x>' \
 			'^not ok 3 - fails: status 3$' '^not ok 4 - slow: status 124 \(killed after 3 s\)$' \
 			'^ok 5 - skips # SKIP$' '^ok 6 - after$'; do
