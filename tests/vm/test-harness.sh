@@ -135,6 +135,7 @@ batch)
 	# Several cases in one guest (vkms-batch): each its own TAP verdict, and the guest put
 	# back as boot left it between two: the first case's process, mount and files are gone
 	# when the second looks, vkms was loaded afresh, and a case's arguments arrive exactly.
+	# A case's --param holds for it alone: the next has the boot's vkms again.
 	# The project tree, though, stays: this batch runs from a copy under /tmp (as a clone
 	# made by mktemp -d is), where the guest has a tmpfs of its own that each reset empties.
 	# The cases name it by its absolute path: a lazily unmounted share would still be
@@ -152,8 +153,8 @@ batch)
 			printf "<%s>" "$@" && [ "$*" = "a b \"q\" \$x" ]' -- 'a b' '"q"' '$x' \
 		--case fails 30 sh -c 'echo the reason it failed; exit 3' \
 		--case slow 3 sleep 100 \
-		--case skips 30 sh -c 'exit 77' \
-		--case after 30 sh -c 'touch "$PWD/after"' ) >"$out" 2>"$out.err"
+		--case skips 30 --param enable_overlay=1 sh -c '[ "$(cat /sys/module/vkms/parameters/enable_overlay)" = Y ] && exit 77' \
+		--case after 30 sh -c '[ "$(cat /sys/module/vkms/parameters/enable_overlay)" = N ] && touch "$PWD/after"' ) >"$out" 2>"$out.err"
 	rc=$?
 	[ $rc = 1 ] || fail "exit status $rc, want 1"
 	[ -e "$proj/kept" ] && [ -e "$proj/after" ] || fail "what the cases wrote in the project is gone"
