@@ -5,11 +5,14 @@ accounting on, then print each program's CPU (user + system), runs and elapsed t
     bench/guest-cpu.py BUILD CASE...     e.g. bench/guest-cpu.py build wbc-record-exact
 
 BUILD is a configured build directory; each CASE a test of its `vkms-one` suite (meson
-test -C BUILD --list), all of one guest (the same vkms-run options). The cases run in one
+test -C BUILD --list), all of one guest (the same vkms-run options but --param, which go
+with the case). The cases run in one
 boot (tests/vm/vkms-batch), after a first case that turns accounting on (acct(2), through
 Python's ctypes: no package needed) into a file in BUILD. Kernel threads (VKMS's composer
-work) never exit, so they are not in the table: its total is the processes' CPU, not the
-guest's. Run alone on the host: the guest's speed is the host's.
+work) never exit, so they are not in the table: its total is the processes' CPU. The
+guest's whole CPU time (/proc/stat's first line, read before the first case and after the
+last) follows it: user, system (the kernel's, its threads' included), idle and the rest.
+Run alone on the host: the guest's speed is the host's.
 """
 import collections
 import json
@@ -39,6 +42,20 @@ def records(path):
         yield comm, (comp_t(f[10]) + comp_t(f[11])) / AHZ, f[9] / AHZ
 
 
+def print_totals(before, after):
+    """The guest's CPU time by kind between two copies of /proc/stat's first line, in
+    seconds (USER_HZ = 100) summed over its vCPUs."""
+    kinds = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal']
+    try:
+        a, b = ([int(v) for v in open(p).read().split()[1:9]] for p in (before, after))
+    except (OSError, ValueError):
+        print('guest-cpu: no /proc/stat totals (a case before them failed)')
+        return
+    d = [(y - x) / AHZ for x, y in zip(a, b)]
+    print('guest CPU, all vCPUs: ' + ', '.join(f'{k} {v:.1f} s' for k, v in zip(kinds, d)
+                                              if v) + f' (of {sum(d):.1f} s)')
+
+
 def batch_command(build, names):
     tests = {t['name']: t for t in json.loads(subprocess.check_output(
         ['meson', 'introspect', build, '--tests'])) if 'wbc:vkms-one' in t['suite']}
@@ -50,14 +67,19 @@ def batch_command(build, names):
         sep = cmd.index('--')
         opts = cmd[1:sep]
         t = opts.index('--timeout')
-        this_guest = opts[:t] + opts[t + 2:]
+        secs = opts[t + 1]
+        opts = opts[:t] + opts[t + 2:]
+        # vkms's --param values go with the case (guest-batch loads vkms with them).
+        params = [w for i, w in enumerate(opts)
+                  if '--param' in (w, opts[i - 1] if i else None)]
+        this_guest = [w for w in opts if w not in params]
         if guest is None:
             guest = this_guest
             run = os.path.join(os.path.dirname(cmd[0]), 'vkms-batch')
         elif this_guest != guest:
             sys.exit(f'guest-cpu: {name} needs another guest ({this_guest} against {guest})')
         env.update(tests[name]['env'])
-        args += ['--case', name, opts[t + 1]] + cmd[sep + 1:]
+        args += ['--case', name, secs] + params + cmd[sep + 1:]
     return env, [run] + guest + ['--'], args
 
 
@@ -71,7 +93,12 @@ def main():
     on = ['python3', '-c', 'import ctypes, sys; lib = ctypes.CDLL(None, use_errno=True); '
           'sys.exit(lib.acct(sys.argv[1].encode()) and "acct: errno %d" % ctypes.get_errno())',
           acct]
-    cmd = head + ['--case', 'accounting-on', '30'] + on + args
+    stat = [os.path.join(build, f'guest-cpu.stat{i}') for i in (0, 1)]
+    for path in stat:
+        open(path, 'w').close()
+    on = ['sh', '-c', 'head -n1 /proc/stat >"$0" && exec "$@"', stat[0]] + on
+    off = ['sh', '-c', 'head -n1 /proc/stat >"$0"', stat[1]]
+    cmd = head + ['--case', 'accounting-on', '30'] + on + args + ['--case', 'cpu-totals', '30'] + off
     print('guest-cpu:', shlex.join(cmd), flush=True)
     done = subprocess.run(cmd, env={**os.environ, **env}, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, errors='replace')
@@ -95,6 +122,7 @@ def main():
         print(f'{comm:16} {n:5d} {cpu:8.1f} {100 * cpu / total:5.1f}% {cpu / n:9.2f} '
               f'{elapsed:9.1f}')
     print(f'{"all processes":16} {sum(a[0] for a in by.values()):5d} {total:8.1f}')
+    print_totals(*stat)
     return done.returncode
 
 
