@@ -1,17 +1,17 @@
 #!/bin/bash
 # Run every wbc test suite: installs what is missing, builds with ASan+UBSan, makes ready
 # (or finds cached) the guest kernels of tests/vm/kernels, stock and patched (Debian's
-# images with vkms.ko built out of tree), then runs the unit, wlcs (the Wayland
-# conformance suites against wbc's core, tests/wlcs.sh), vm, soak and vkms suites, and
-# fuzzes each libFuzzer target for $WBC_FUZZ_SECONDS (default 60, one at a time beside the
-# vkms suite) with tests/fuzz/run.sh. One busy guest at a time: a TCG guest keeps its two
-# vCPUs busy, and two at once (tried 2026-12-06 on a fresh clone) took a batch of ten
-# cases 520-730 s instead of 260-380 s: no time saved. The soak's guest runs beside the vm
-# suite's, which mostly wait out the timeouts and hangs they test (2026-12-07: both done
-# in 384 s against 274 + 330 one after the other; the soak missed 14 % of its vblanks,
-# its bound is half); not beside the host suites too (then 38 %, and the vm suite's
-# deadline report was cut short). On a host loaded by other work (2026-12-06, load 8-15)
-# the soak's guest missed 75-94 %.
+# images with vkms.ko built out of tree), then runs the vm suite beside the soak, then the
+# vkms suite with, beside it at the lowest priority, the unit and wlcs (the Wayland
+# conformance suites against wbc's core, tests/wlcs.sh) suites and the fuzzers (each
+# libFuzzer target for $WBC_FUZZ_SECONDS, default 60, one at a time, tests/fuzz/run.sh).
+# One busy guest at a time: a TCG guest keeps its two vCPUs busy, and two at once (tried
+# 2026-12-06 on a fresh clone) took a batch of ten cases 520-730 s instead of 260-380 s:
+# no time saved. The soak's guest runs beside the vm suite's, which mostly wait out the
+# timeouts and hangs they test (2026-12-07: both done in 384 s against 274 + 330 one
+# after the other; the soak missed 14 % of its vblanks, its bound is half); not beside
+# the host suites too (then 38 %, and the vm suite's deadline report was cut short). On a
+# host loaded by other work (2026-12-06, load 8-15) the soak's guest missed 75-94 %.
 # --long: also installs the long suite's packages (tests/deps.sh: wbc_long_packages, the
 # kiosk browsers chromium and firefox-esr) and, after everything else, runs the `long`
 # suite (wbc-browser-chromium, wbc-browser-firefox: a browser takes minutes to start in the
@@ -54,8 +54,9 @@ done
 echo "wbc: built, and guest kernels ready, in $(( $(date +%s) - start )) s"
 
 status=0
+# suite NAME [MESON-TEST-ARGS...]
 suite() {
-	meson test -C "$build" --no-rebuild --print-errorlogs --suite "$1" --logbase "testlog-$1"
+	meson test -C "$build" --no-rebuild --print-errorlogs --suite "$1" --logbase "testlog-$1" "${@:2}"
 }
 # The soak (5 minutes, not its default 10: tests/README.md) beside the vm suite; its
 # output follows the vm suite's.
@@ -64,30 +65,32 @@ soak=$!
 suite vm || status=1
 wait $soak || status=1
 cat "$build/meson-logs/soak.out"
-# Then the host suites, unit beside wlcs (whose shards mostly wait on its timeouts).
-suite unit >"$build/meson-logs/unit.out" 2>&1 & unit=$!
-suite wlcs || status=1
-wait $unit || status=1
-cat "$build/meson-logs/unit.out"
 
-# libFuzzer targets (clang-14; their own build in build-fuzz/): a crash, leak, UB or
-# timeout fails CI, and so does a regression input in tests/fuzz/regressions/. They run
-# one at a time at nice 19 beside the vkms suite, on the CPU its guests leave idle (load
-# ~1.5 of the 2 cores during the batches, 2026-12-06): a fuzzer runs for a fixed time, so
-# this costs no wall time. Where the kernel groups tasks by session (autogroup), a task's
-# nice counts only within its session, and vkms-run's guests have sessions of their own:
-# so the fuzzers get a session too, whose group's nice is 19 (measured with a niced
-# fuzzer left in this session: it took a whole core, and kms-check went 71 -> 100 s).
-WBC_FUZZ_JOBS=1 WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} setsid -w \
-	bash -c 'echo 19 2>/dev/null >/proc/self/autogroup; exec nice -n 19 "$@"' fuzz \
+# Then the vkms suite and, beside it at the lowest priority (tests/lowest-priority: nice 19
+# in a session whose autogroup has nice 19 too, or the nice would not count against the
+# guests' sessions), on the CPU its guests leave idle (load ~1.5 of the 2 cores during the
+# batches, 2026-12-06): the host suites, unit beside wlcs, each test so wrapped (meson
+# starts each in a session of its own), and the libFuzzer targets (clang-14; their own
+# build in build-fuzz/; a crash, leak, UB or timeout fails CI, and so does a regression
+# input in tests/fuzz/regressions/), one at a time, each for a fixed time. With the host
+# suites beside, a batch of 15 cases took 18 % longer (336 against CI's 256 s; unit 111 s,
+# wlcs 244 s, both passing; 2026-12-07), where the host suites alone took 116-160 s
+# before the vkms suite. Their outputs follow the vkms suite's.
+low=$PWD/tests/lowest-priority
+suite unit --wrapper "$low" >"$build/meson-logs/unit.out" 2>&1 & unit=$!
+suite wlcs --wrapper "$low" >"$build/meson-logs/wlcs.out" 2>&1 & wlcs=$!
+WBC_FUZZ_JOBS=1 WBC_FUZZ_BUILD_DIR=${WBC_FUZZ_BUILD_DIR:-$build-fuzz} "$low" \
 	tests/fuzz/run.sh "${WBC_FUZZ_SECONDS:-60}" >"$build/meson-logs/fuzz.out" 2>&1 &
 fuzz=$!
 suite vkms || status=1
+wait $unit || status=1
+wait $wlcs || status=1
 wait $fuzz || status=1
-cat "$build/meson-logs/fuzz.out"
+cat "$build/meson-logs/unit.out" "$build/meson-logs/wlcs.out" "$build/meson-logs/fuzz.out"
 
 # --long: the long suite, alone (its guests one at a time, nothing beside them).
-logs=("$build"/meson-logs/testlog-{unit,wlcs,vm,soak,vkms}.json)
+# (meson names the log of a run with --wrapper after the wrapper too.)
+logs=("$build"/meson-logs/testlog-{unit,wlcs}-lowest-priority.json "$build"/meson-logs/testlog-{vm,soak,vkms}.json)
 if [ $long = 1 ]; then
 	suite long || status=1
 	logs+=("$build/meson-logs/testlog-long.json")
