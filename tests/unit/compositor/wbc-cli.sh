@@ -1,6 +1,7 @@
 #!/bin/bash
 # Bad command lines, on the host (no DRM device needed: wbc checks its options, and that
-# APP can be run, before it opens anything). Each must give exit status 2 (options) or 1
+# APP can be run, before it opens anything; and a --device that is no DRM device is
+# refused before any KMS call). Each must give exit status 2 (options) or 1
 # (APP), exactly one line on stderr that starts with "wbc: " and names the bad value,
 # nothing on stdout, and must not run APP (APP would create a marker file).
 #   wbc-cli.sh WBC
@@ -98,6 +99,14 @@ bad 2 "no APP given" -- --mode 640x480 --
 bad 1 "cannot run APP '/nonexistent/app'" -- -- /nonexistent/app
 bad 1 "cannot run APP '$tmp'" -- -- "$tmp"
 bad 1 "cannot run APP 'no-such-app-wbc'" -- -- no-such-app-wbc
+# A --device that is not a DRM device: refused as wbc opens it, before any KMS call.
+touch "$tmp/regular-file"
+bad 1 "cannot use DRM device $tmp/none: No such file or directory" -- --device "$tmp/none" -- "$app"
+bad 1 "cannot use DRM device $tmp/regular-file: not a character device" -- \
+	--device "$tmp/regular-file" -- "$app"
+bad 1 "cannot use DRM device $tmp: not a character device" -- --device "$tmp" -- "$app"
+bad 1 "cannot use DRM device /dev/null: not a DRM device (character device 1:3;" -- \
+	--device /dev/null -- "$app"
 
 echo "$((n - fails)) of $n bad command lines refused as expected"
 [ $fails = 0 ]
