@@ -6,12 +6,12 @@ accounting on, then print each program's CPU (user + system), runs and elapsed t
 
 BUILD is a configured build directory; each CASE a test of its `vkms-one` suite (meson
 test -C BUILD --list), all of one guest (the same vkms-run options but --param, which go
-with the case). The cases run in one
-boot (tests/vm/vkms-batch), after a first case that turns accounting on (acct(2), through
-Python's ctypes: no package needed) into a file in BUILD. Kernel threads (VKMS's composer
-work) never exit, so they are not in the table: its total is the processes' CPU. The
-guest's whole CPU time (/proc/stat's first line, read before the first case and after the
-last) follows it: user, system (the kernel's, its threads' included), idle and the rest.
+with the case). The cases run in one boot (tests/vm/vkms-batch), after a first case that
+turns accounting on (acct(2), through Python's ctypes: no package needed) into a file in
+BUILD. Kernel threads (VKMS's composer work) never exit, so they are not in the table: its
+total is the processes' CPU. The guest's whole CPU time (/proc/stat's first line, read
+before the first case and after the last) follows it: user, system (the kernel's, its
+threads' included), idle and the rest.
 Run alone on the host: the guest's speed is the host's.
 """
 import collections
@@ -70,9 +70,13 @@ def batch_command(build, names):
         secs = opts[t + 1]
         opts = opts[:t] + opts[t + 2:]
         # vkms's --param values go with the case (guest-batch loads vkms with them).
-        params = [w for i, w in enumerate(opts)
-                  if '--param' in (w, opts[i - 1] if i else None)]
-        this_guest = [w for w in opts if w not in params]
+        params, this_guest = [], []
+        words = iter(opts)
+        for w in words:
+            if w == '--param':
+                params += [w, next(words)]
+            else:
+                this_guest.append(w)
         if guest is None:
             guest = this_guest
             run = os.path.join(os.path.dirname(cmd[0]), 'vkms-batch')
@@ -90,13 +94,13 @@ def main():
     env, head, args = batch_command(build, sys.argv[2:])
     acct = os.path.join(build, 'guest-cpu.acct')
     open(acct, 'wb').close()
-    on = ['python3', '-c', 'import ctypes, sys; lib = ctypes.CDLL(None, use_errno=True); '
-          'sys.exit(lib.acct(sys.argv[1].encode()) and "acct: errno %d" % ctypes.get_errno())',
-          acct]
     stat = [os.path.join(build, f'guest-cpu.stat{i}') for i in (0, 1)]
     for path in stat:
         open(path, 'w').close()
-    on = ['sh', '-c', 'head -n1 /proc/stat >"$0" && exec "$@"', stat[0]] + on
+    on = ['sh', '-c', 'head -n1 /proc/stat >"$0" && exec "$@"', stat[0],
+          'python3', '-c', 'import ctypes, sys; lib = ctypes.CDLL(None, use_errno=True); '
+          'sys.exit(lib.acct(sys.argv[1].encode()) and "acct: errno %d" % ctypes.get_errno())',
+          acct]
     off = ['sh', '-c', 'head -n1 /proc/stat >"$0"', stat[1]]
     cmd = head + ['--case', 'accounting-on', '30'] + on + args + ['--case', 'cpu-totals', '30'] + off
     print('guest-cpu:', shlex.join(cmd), flush=True)
