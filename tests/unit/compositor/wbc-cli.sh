@@ -1,8 +1,8 @@
 #!/bin/bash
 # Bad command lines, on the host (no DRM device needed: wbc checks its options, and that
 # APP can be run, before it opens anything; and a --device that is no DRM device is
-# refused before any KMS call). Each must give exit status 2 (options) or 1
-# (APP), exactly one line on stderr that starts with "wbc: " and names the bad value,
+# refused before any KMS call). Each must give exit status 2 (options) or 1 (APP,
+# device), exactly one line on stderr that starts with "wbc: " and names the bad value,
 # nothing on stdout, and must not run APP (APP would create a marker file).
 #   wbc-cli.sh WBC
 set -u

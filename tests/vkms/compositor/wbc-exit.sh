@@ -1,7 +1,8 @@
 #!/bin/bash
 # Must show 5: wbc exits with APP's status; SIGTERM stops it cleanly with 0. (That errors
 # are one "wbc: " line and a non-zero status, before APP starts, wbc-cli shows on the host
-# for the command line and APP, and wbc-bad-device here for the device and the mode.)
+# for the command line, APP and a --device that is no DRM device, and wbc-bad-device in
+# the guest for the mode, the output and the kernel's atomic refusal.)
 . "$(dirname "$0")/lib.sh"
 wbc --mode 640x480 -- sh -c 'exit 7' >"$out/log" 2>&1
 rc=$?; check_log "$out/log"
