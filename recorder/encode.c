@@ -268,9 +268,25 @@ static int try_codec(struct wbc_encoder *e, const AVCodec *codec,
 	return 0;
 }
 
-static int container_takes(const struct wbc_encoder *e, const AVCodec *codec)
+static int container_takes(const AVOutputFormat *ofmt, const AVCodec *codec)
 {
-	return avformat_query_codec(e->fmt->oformat, codec->id, FF_COMPLIANCE_NORMAL) != 0;
+	return avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) != 0;
+}
+
+/* The encoder cfg->codec names, which the container must take. */
+static int find_codec(const struct wbc_encoder_config *cfg, const AVOutputFormat *ofmt,
+		const AVCodec **codec, char *err, size_t len)
+{
+	*codec = wbc_codec_find(cfg->codec);
+	if (!*codec)
+		return list_error("unknown video encoder", cfg->codec,
+			wbc_format_list_encoders, err, len);
+	if (!container_takes(ofmt, *codec)) {
+		wbc_errf(err, len, "container %s cannot hold %s video", ofmt->name,
+			avcodec_get_name((*codec)->id));
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int open_default_codec(struct wbc_encoder *e, const struct wbc_encoder_config *cfg,
@@ -286,7 +302,7 @@ static int open_default_codec(struct wbc_encoder *e, const struct wbc_encoder_co
 	for (size_t i = 0; i < n; i++) {
 		size_t used = strlen(tried);
 
-		if (!container_takes(e, cands[i]))
+		if (!container_takes(e->fmt->oformat, cands[i]))
 			continue;
 		ret = try_codec(e, cands[i], cfg, &unusable, err, len);
 		/* Bad options are reported as such, not retried elsewhere. */
@@ -311,15 +327,9 @@ static int open_codec(struct wbc_encoder *e, const struct wbc_encoder_config *cf
 
 	if (!cfg->codec)
 		return open_default_codec(e, cfg, err, len);
-	codec = wbc_codec_find(cfg->codec);
-	if (!codec)
-		return list_error("unknown video encoder", cfg->codec,
-			wbc_format_list_encoders, err, len);
-	if (!container_takes(e, codec)) {
-		wbc_errf(err, len, "container %s cannot hold %s video",
-			e->fmt->oformat->name, avcodec_get_name(codec->id));
-		return -EINVAL;
-	}
+	int ret = find_codec(cfg, e->fmt->oformat, &codec, err, len);
+	if (ret < 0)
+		return ret;
 	return try_codec(e, codec, cfg, &unusable, err, len);
 }
 
@@ -436,17 +446,28 @@ static int setup_conversion(struct wbc_encoder *e, char *err, size_t len)
 
 /* ---- output ---------------------------------------------------------- */
 
+/* The muxer cfg->container names, or the one the output's name implies. */
+static int find_muxer(const struct wbc_encoder_config *cfg, const AVOutputFormat **ofmt,
+		char *err, size_t len)
+{
+	*ofmt = wbc_container_find(cfg->container, cfg->output);
+	if (!*ofmt && cfg->container)
+		return list_error("unknown container", cfg->container,
+			wbc_format_list_containers, err, len);
+	if (!*ofmt)
+		return list_error("cannot guess the container from the name of output",
+			cfg->output, wbc_format_list_containers, err, len);
+	return 0;
+}
+
 static int open_muxer(struct wbc_encoder *e, const struct wbc_encoder_config *cfg,
 		char *err, size_t len)
 {
-	const AVOutputFormat *ofmt = wbc_container_find(cfg->container, cfg->output);
+	const AVOutputFormat *ofmt;
+	int ret = find_muxer(cfg, &ofmt, err, len);
 
-	if (!ofmt && cfg->container)
-		return list_error("unknown container", cfg->container,
-			wbc_format_list_containers, err, len);
-	if (!ofmt)
-		return list_error("cannot guess the container from the name of output",
-			cfg->output, wbc_format_list_containers, err, len);
+	if (ret < 0)
+		return ret;
 	if (avformat_alloc_output_context2(&e->fmt, ofmt, NULL, cfg->output) < 0) {
 		wbc_errf(err, len, "out of memory");
 		return -ENOMEM;
@@ -740,6 +761,35 @@ static void log_setup(const struct wbc_encoder *e)
 		e->yuv ? ", converted by libyuv" : e->sws ? ", converted by libswscale" :
 		", no conversion",
 		e->hold_last ? "" : ", live output", e->fmt->oformat->name);
+}
+
+int wbc_encoder_check(const struct wbc_encoder_config *cfg, char *err, size_t len)
+{
+	const AVOutputFormat *ofmt;
+	const AVCodec *codec = NULL;
+	char defaults[256];
+	int ret = find_muxer(cfg, &ofmt, err, len);
+
+	if (ret == 0 && cfg->codec)
+		ret = find_codec(cfg, ofmt, &codec, err, len);
+	if (ret < 0 || !codec)
+		return ret;
+	AVCodecContext *ctx = avcodec_alloc_context3(codec);
+	if (!ctx) {
+		wbc_errf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	/* As try_codec() sets them: the user's options may be checked against the defaults. */
+	ret = wbc_codec_apply_defaults(ctx, defaults, sizeof(defaults));
+	if (ret < 0) {
+		wbc_errf(err, len, "setting defaults for encoder %s failed: %s", codec->name,
+			av_err2str(ret));
+		ret = wbc_averror_to_errno(ret);
+	} else {
+		ret = apply_codec_opts(ctx, cfg, err, len);
+	}
+	avcodec_free_context(&ctx);
+	return ret;
 }
 
 int wbc_encoder_open(const struct wbc_encoder_config *cfg, struct wbc_encoder **out,

@@ -39,6 +39,13 @@ struct wbc_encoder_config {
  * encode(), finish() or close() (encoders that keep references). */
 typedef void (*wbc_encoder_done_fn)(void *opaque);
 
+/* What wbc_encoder_open() would refuse before it opens the output or knows the frames:
+ * the container's name (or the output's), the codec's name and that the container takes
+ * it, and the codec options against that codec (none checked without a codec named:
+ * which default encoder opens is known only when one does). 0, or what open() would
+ * return, with the same message. Any thread. */
+int wbc_encoder_check(const struct wbc_encoder_config *config, char *err, size_t err_len);
+
 /* Opens encoder and output and writes the header. 0 or negative errno with
  * a message in err. */
 int wbc_encoder_open(const struct wbc_encoder_config *config, struct wbc_encoder **out,

@@ -393,10 +393,11 @@ static bool is_network_output(const char *output)
 	return strstr(output, "://") && strncmp(output, "file:", 5) != 0;
 }
 
-static int open_encoder(struct wbc_recorder *rec, const struct wbc_recorder_options *o,
-		char *err, size_t len)
+/* What the options say of the encoder; rec (for the callbacks) may be NULL to check. */
+static struct wbc_encoder_config encoder_config(const struct wbc_recorder_options *o,
+		struct wbc_recorder *rec)
 {
-	const struct wbc_encoder_config cfg = {
+	return (struct wbc_encoder_config){
 		.output = o->output,
 		.codec = o->codec,
 		.container = o->container,
@@ -409,12 +410,18 @@ static int open_encoder(struct wbc_recorder *rec, const struct wbc_recorder_opti
 		.height = o->height,
 		.drm_format = o->format,
 		.rotation = o->rotation,
-		.log = &rec->log,
-		.interrupt = is_network_output(o->output) ? io_interrupt : NULL,
+		.log = rec ? &rec->log : NULL,
+		.interrupt = rec && is_network_output(o->output) ? io_interrupt : NULL,
 		.interrupt_data = rec,
-		.written = packet_written,
+		.written = rec ? packet_written : NULL,
 		.written_data = rec,
 	};
+}
+
+static int open_encoder(struct wbc_recorder *rec, const struct wbc_recorder_options *o,
+		char *err, size_t len)
+{
+	const struct wbc_encoder_config cfg = encoder_config(o, rec);
 	const char *sdp;
 	int ret = wbc_encoder_open(&cfg, &rec->enc, err, len);
 
@@ -473,6 +480,18 @@ int wbc_recorder_create(const struct wbc_recorder_options *o, struct wbc_recorde
 			wbc_thread_renice_new(&before, o->thread_nice), o->thread_nice);
 	*out = rec;
 	return 0;
+}
+
+int wbc_recorder_check(const struct wbc_recorder_options *o, char *err, size_t len)
+{
+	if (err && len)
+		err[0] = '\0';
+	if (!o || !o->output || !o->output[0]) {
+		wbc_errf(err, len, "no output given");
+		return -EINVAL;
+	}
+	const struct wbc_encoder_config cfg = encoder_config(o, NULL);
+	return wbc_encoder_check(&cfg, err, len);
 }
 
 /* ---- owner thread API ------------------------------------------------ */

@@ -11,9 +11,9 @@
 #include "adapter/adapter.h"
 #include "capture.h"
 #include "util/log.h"
+#include "recorder-loader.h"
 #include "recording.h"
 #include "shell/server.h"
-#include "wbc/recorder.h"
 
 /* Frames waiting for the encoder; a frame beyond that is dropped and counted. */
 #define QUEUE_LENGTH 4
@@ -29,6 +29,7 @@
 struct wbc_recording {
 	struct wbc_server *server;
 	struct wbc_capture_consumer consumer;
+	const struct wbc_recorder_module *m; /* the loaded recorder (recorder-loader.h) */
 	struct wbc_recorder *rec;        /* owned */
 	struct wl_event_source *rec_source; /* the recorder's event fd */
 	struct wl_event_source *stats_timer;
@@ -42,7 +43,7 @@ struct wbc_recording {
 	bool started;                    /* a first frame was accepted */
 	bool ended;                      /* no more frames: failed, or stopping */
 	bool paused;                     /* the output went away: waiting for it to come back */
-	bool stopped;                    /* wbc_recorder_stop() was called */
+	bool stopped;                    /* r->m->stop() was called */
 	char error[1024];                /* what ended it early (said once), or "" */
 	uint64_t stats_bytes;
 	int64_t stats_ns;
@@ -88,9 +89,9 @@ static void ffmpeg_log(void *data, enum wbc_recorder_log_level level, const char
 
 /* FFmpeg's own messages: into the debug log with -v, else nowhere (the recorder's
  * messages say what went wrong; FFmpeg's would break the one-line errors). */
-static void route_ffmpeg_log(void)
+static void route_ffmpeg_log(const struct wbc_recorder_module *m)
 {
-	wbc_recorder_set_library_log(wbc_log_verbose() ? ffmpeg_log : NULL, NULL);
+	m->set_library_log(wbc_log_verbose() ? ffmpeg_log : NULL, NULL);
 }
 
 /* ---- Stopping ------------------------------------------------------------------------ */
@@ -113,25 +114,25 @@ static int stop(struct wbc_recording *r, int64_t at_ns)
 	if (r->stopped)
 		return 0;
 	r->stopped = true;
-	int ret = wbc_recorder_stop(r->rec, at_ns);
+	int ret = r->m->stop(r->rec, at_ns);
 	if (ret < 0)
-		say_error(r, wbc_recorder_error(r->rec));
+		say_error(r, r->m->error(r->rec));
 	return ret;
 }
 
 /* The recording may have ended with an error (write failed, receiver gone). */
 static void check_ended(struct wbc_recording *r)
 {
-	if (r->stopped || !wbc_recorder_error(r->rec))
+	if (r->stopped || !r->m->error(r->rec))
 		return;
-	say_error(r, wbc_recorder_error(r->rec));
+	say_error(r, r->m->error(r->rec));
 	stop(r, INT64_MIN);              /* releases what it still holds; display goes on */
 }
 
 static int handle_recorder_event(int fd, uint32_t mask, void *data)
 {
 	struct wbc_recording *r = data;
-	wbc_recorder_dispatch(r->rec);
+	r->m->dispatch(r->rec);
 	check_ended(r);
 	wbc_capture_consumer_ready(&r->consumer);   /* frames went back: room, maybe */
 	return 0;
@@ -146,7 +147,7 @@ static bool recorder_busy(struct wbc_capture_consumer *consumer, unsigned coming
 	struct wbc_recorder_stats st;
 	if (r->ended)
 		return false;
-	wbc_recorder_get_stats(r->rec, &st);
+	r->m->get_stats(r->rec, &st);
 	return st.queue_depth + coming >= QUEUE_LENGTH;
 }
 
@@ -192,7 +193,7 @@ static void handle_frame(struct wbc_capture_consumer *consumer, struct wbc_captu
 		.release = release_frame, .release_data = r, .user = cf,
 		.ready_ns = (int64_t)f->signalled_ns,
 	};
-	int ret = wbc_recorder_submit(r->rec, &rf);
+	int ret = r->m->submit(r->rec, &rf);
 	if (ret == -EINVAL) {            /* not counted by the recorder either */
 		wbc_log(WLR_ERROR, "recording: frame refused (stride %u)", f->stride);
 		return;
@@ -229,7 +230,7 @@ static void handle_detach(struct wbc_capture_consumer *consumer)
 	if (r->stopped || r->paused)
 		return;
 	wbc_capture_set_continuous(consumer, false);
-	if (wbc_recorder_drain(r->rec, DRAIN_TIMEOUT_MS) < 0) {
+	if (r->m->drain(r->rec, DRAIN_TIMEOUT_MS) < 0) {
 		say_error(r, "the output went away and the encoder did not give its frames back "
 			"in time: cannot pause");
 		stop(r, now_ns());
@@ -256,7 +257,7 @@ static int handle_stats(void *data)
 {
 	struct wbc_recording *r = data;
 	struct wbc_recorder_stats st;
-	wbc_recorder_get_stats(r->rec, &st);
+	r->m->get_stats(r->rec, &st);
 	struct wbc_adapter_stats as = { 0 };
 	if (r->server->adapter)
 		wbc_adapter_get_stats(r->server->adapter, &as);
@@ -278,14 +279,15 @@ static int handle_stats(void *data)
 
 /* ---- Setting up ------------------------------------------------------------------------ */
 
-static bool is_live(const char *output, const char *container)
+static bool is_live(const struct wbc_recorder_module *m, const char *output,
+		const char *container)
 {
 	if (strncmp(output, "pipe:", 5) == 0)
 		return true;
 	if (strstr(output, "://") && strncmp(output, "file:", 5) != 0)
 		return true;
 	/* A container without timestamps (raw streams) needs a steady frame rate. */
-	return wbc_recorder_container_untimed(container);
+	return m->container_untimed(container);
 }
 
 static const char *format_name(uint32_t f)
@@ -306,7 +308,8 @@ static void record_free(struct wbc_recording *r)
 	if (r->stats_timer)
 		wl_event_source_remove(r->stats_timer);
 	wbc_capture_remove(&r->consumer);
-	wbc_recorder_destroy(r->rec);    /* stops first if not stopped */
+	if (r->rec)
+		r->m->destroy(r->rec);       /* stops first if not stopped */
 	if (r->checksums && fclose(r->checksums) != 0)
 		wbc_log(WLR_ERROR, "--debug-frame-checksums %s: write failed: %s",
 			r->checksums_path, strerror(errno));
@@ -345,35 +348,52 @@ static const char *transform_name(enum wl_output_transform t)
 	return names[t & 7];
 }
 
-/* The recorder and what feeds it; r->consumer is registered already. */
-static int open_recorder(struct wbc_recording *r, const struct wbc_recording_params *p,
-		char *err, size_t len)
+/* What params say of the recorder; the frames' part is the caller's. */
+static struct wbc_recorder_options recorder_options(const struct wbc_recording_params *p)
 {
-	struct wbc_recorder_options ro = {
+	return (struct wbc_recorder_options){
 		.output = p->target, .codec = p->codec, .container = p->container,
 		.codec_opts = p->codec_opts, .n_codec_opts = p->n_codec_opts,
 		.container_opts = p->container_opts, .n_container_opts = p->n_container_opts,
-		.width = r->width, .height = r->height, .format = r->format,
-		.rotation = rotation_of(r->transform),
-		.queue_length = QUEUE_LENGTH, .log = recorder_log, .log_data = r,
-		.thread_nice = RECORDER_NICE,
+		.queue_length = QUEUE_LENGTH, .thread_nice = RECORDER_NICE,
 	};
+}
+
+/* Creates (rec) or checks (!rec) the recorder ro describes; the refusal into err. */
+static int create_or_check(const struct wbc_recorder_module *m,
+		const struct wbc_recorder_options *ro, struct wbc_recorder **rec, char *err,
+		size_t len)
+{
 	enum { MSG = 16384 };            /* an unknown codec's message lists every encoder */
 	char *msg = malloc(MSG);
 	if (!msg) {
 		snprintf(err, len, "recording: out of memory");
 		return WBC_RECORDING_ERR_INTERNAL;
 	}
-	int ret = wbc_recorder_create(&ro, &r->rec, msg, MSG);
-	if (ret < 0) {
-		snprintf(err, len, "cannot record to %s: %s", p->target, bare(msg));
-		free(msg);
-		return error_kind(ret);
-	}
+	int ret = rec ? m->create(ro, rec, msg, MSG) : m->check(ro, msg, MSG);
+	if (ret < 0)
+		snprintf(err, len, "cannot record to %s: %s", ro->output, bare(msg));
 	free(msg);
-	r->consumer.repeat_idle = is_live(p->target, wbc_recorder_container_name(r->rec));
+	return ret < 0 ? error_kind(ret) : 0;
+}
+
+/* The recorder and what feeds it; r->consumer is registered already. */
+static int open_recorder(struct wbc_recording *r, const struct wbc_recording_params *p,
+		char *err, size_t len)
+{
+	struct wbc_recorder_options ro = recorder_options(p);
+	ro.width = r->width;
+	ro.height = r->height;
+	ro.format = r->format;
+	ro.rotation = rotation_of(r->transform);
+	ro.log = recorder_log;
+	ro.log_data = r;
+	int ret = create_or_check(r->m, &ro, &r->rec, err, len);
+	if (ret)
+		return ret;
+	r->consumer.repeat_idle = is_live(r->m, p->target, r->m->container_name(r->rec));
 	struct wl_event_loop *loop = wl_display_get_event_loop(r->server->display);
-	r->rec_source = wl_event_loop_add_fd(loop, wbc_recorder_get_event_fd(r->rec),
+	r->rec_source = wl_event_loop_add_fd(loop, r->m->get_event_fd(r->rec),
 		WL_EVENT_READABLE, handle_recorder_event, r);
 	if (!r->rec_source) {
 		snprintf(err, len, "recording: cannot watch the recorder's events");
@@ -394,7 +414,7 @@ static int open_recorder(struct wbc_recording *r, const struct wbc_recording_par
 /* Whether the container stores the display matrix (the mov family, FFmpeg 5.1). */
 static bool keeps_rotation(const struct wbc_recording *r)
 {
-	const char *mux = wbc_recorder_container_name(r->rec);
+	const char *mux = r->m->container_name(r->rec);
 	return strstr(mux, "mp4") || strstr(mux, "mov");
 }
 
@@ -405,8 +425,8 @@ static void say_started(const struct wbc_recording *r, const char *method, doubl
 	if (fps > 0)
 		snprintf(rate, sizeof(rate), "at most %g frames/s", fps);
 	wbc_notice("recording %s to %s: %s (%s) in %s, %ux%u %s, %s%s", r->output, r->target,
-		wbc_recorder_codec_name(r->rec), wbc_recorder_encoder_pixel_format(r->rec),
-		wbc_recorder_container_name(r->rec), r->width, r->height, format_name(r->format),
+		r->m->codec_name(r->rec), r->m->encoder_pixel_format(r->rec),
+		r->m->container_name(r->rec), r->width, r->height, format_name(r->format),
 		rate, r->consumer.repeat_idle ? ", idle screen repeated (live output)" : "");
 	if (r->transform >= WL_OUTPUT_TRANSFORM_FLIPPED)
 		wbc_notice("recording: %s is flipped: the file shows the panel's picture (not "
@@ -417,23 +437,23 @@ static void say_started(const struct wbc_recording *r, const char *method, doubl
 	else if (r->transform != WL_OUTPUT_TRANSFORM_NORMAL)
 		wbc_notice("recording: frames are the panel's picture, and %s keeps no rotation: "
 			"players show them as they are, not turned %d degrees clockwise (use .mp4 or "
-			".mov)", wbc_recorder_container_name(r->rec), rotation_of(r->transform));
-	if (wbc_recorder_sdp_path(r->rec))
-		wbc_notice("recording: SDP written to %s", wbc_recorder_sdp_path(r->rec));
+			".mov)", r->m->container_name(r->rec), rotation_of(r->transform));
+	if (r->m->sdp_path(r->rec))
+		wbc_notice("recording: SDP written to %s", r->m->sdp_path(r->rec));
 }
 
 static void fill_status(const struct wbc_recording *r, enum wbc_recording_state state,
 		struct wbc_recording_status *st)
 {
 	struct wbc_recorder_stats rs;
-	wbc_recorder_get_stats(r->rec, &rs);
+	r->m->get_stats(r->rec, &rs);
 	*st = (struct wbc_recording_status){ .state = state, .captured = r->captured,
 		.encoded = rs.encoded, .dropped = rs.dropped, .bytes = rs.bytes_written,
 		.queue_depth = rs.queue_depth };
 	snprintf(st->target, sizeof(st->target), "%s", r->target);
 	snprintf(st->output, sizeof(st->output), "%s", r->output);
-	snprintf(st->codec, sizeof(st->codec), "%s", wbc_recorder_codec_name(r->rec));
-	snprintf(st->container, sizeof(st->container), "%s", wbc_recorder_container_name(r->rec));
+	snprintf(st->codec, sizeof(st->codec), "%s", r->m->codec_name(r->rec));
+	snprintf(st->container, sizeof(st->container), "%s", r->m->container_name(r->rec));
 	snprintf(st->error, sizeof(st->error), "%s", r->error);
 }
 
@@ -446,7 +466,7 @@ static void finish(struct wbc_server *s, int64_t at_ns, struct wbc_recording_sta
 	struct wbc_recording_status st;
 	fill_status(r, WBC_RECORDING_STOPPED, &st);
 	struct wbc_recorder_stats rs;
-	wbc_recorder_get_stats(r->rec, &rs);
+	r->m->get_stats(r->rec, &rs);
 	if (rs.submitted != r->captured)
 		wbc_log(WLR_ERROR, "recording: %" PRIu64 " frames captured but the recorder counted %"
 			PRIu64, r->captured, rs.submitted);
@@ -461,6 +481,15 @@ static void finish(struct wbc_server *s, int64_t at_ns, struct wbc_recording_sta
 	record_free(r);
 }
 
+int wbc_recording_check(const struct wbc_recording_params *p, char *err, size_t len)
+{
+	const struct wbc_recorder_module *m = wbc_recorder_loader_get(err, len);
+	if (!m)
+		return WBC_RECORDING_ERR_INTERNAL;
+	const struct wbc_recorder_options ro = recorder_options(p);
+	return create_or_check(m, &ro, NULL, err, len);
+}
+
 int wbc_recording_start(struct wbc_server *s, struct wlr_output *output, struct wbc_capture *cap,
 		const struct wbc_recording_params *p, char *err, size_t len)
 {
@@ -471,7 +500,10 @@ int wbc_recording_start(struct wbc_server *s, struct wlr_output *output, struct 
 	}
 	if (s->recording)                   /* it failed: make way */
 		finish(s, now_ns(), NULL);
-	route_ffmpeg_log();
+	const struct wbc_recorder_module *m = wbc_recorder_loader_get(err, len);
+	if (!m)
+		return WBC_RECORDING_ERR_INTERNAL;
+	route_ffmpeg_log(m);
 	struct wbc_recording *r = calloc(1, sizeof(*r));
 	if (!r || (p->frame_checksums && !(r->checksums_path = strdup(p->frame_checksums)))) {
 		free(r);
@@ -479,6 +511,7 @@ int wbc_recording_start(struct wbc_server *s, struct wlr_output *output, struct 
 		return WBC_RECORDING_ERR_INTERNAL;
 	}
 	r->server = s;
+	r->m = m;
 	snprintf(r->target, sizeof(r->target), "%s", p->target);
 	snprintf(r->output, sizeof(r->output), "%s", output->name);
 	r->consumer = (struct wbc_capture_consumer){

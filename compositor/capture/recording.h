@@ -68,6 +68,11 @@ enum wbc_recording_error {
 	WBC_RECORDING_ERR_INTERNAL,
 };
 
+/* What wbc_recording_start would refuse of params before there is an output: the recorder
+ * loaded (recorder-loader.h), then wbc_recorder_check's names and options. 0, or a
+ * wbc_recording_error with one line in err, as wbc_recording_start says it. */
+int wbc_recording_check(const struct wbc_recording_params *params, char *err, size_t err_len);
+
 /* Start recording output through its capture. A recording that failed earlier is
  * replaced (its final line printed). 0, or a wbc_recording_error with one line (without
  * "wbc: ") in err. Says how it captures and what it records in "wbc: " lines. */

@@ -9,10 +9,10 @@
 #include <string.h>
 #include "control.h"
 #include "util/log.h"
+#include "capture/recorder-loader.h"
 #include "capture/recording.h"
 #include "shell/server.h"
 #include "wbc-capture-control-v1-protocol.h"
-#include "wbc/recorder.h"
 
 /* A failed event's message is cut here: a Wayland message is at most 4096 bytes, and an
  * unknown encoder's message lists every encoder there is. */
@@ -185,8 +185,8 @@ static void params_add_container_option(struct wl_client *client,
 }
 
 /* What the options cannot be, before the recorder sees them. */
-static bool check_params(const struct control_params *p, const char *target, char *err,
-		size_t len)
+static bool check_params(const struct wbc_recorder_module *m, const struct control_params *p,
+		const char *target, char *err, size_t len)
 {
 	if (p->problem[0]) {
 		snprintf(err, len, "%s", p->problem);
@@ -201,7 +201,7 @@ static bool check_params(const struct control_params *p, const char *target, cha
 			p->millifps % 1000);
 		return false;
 	}
-	const char *proto = wbc_recorder_protocol_name(target);
+	const char *proto = m->protocol_name(target);
 	const char *path = strncmp(target, "file:", 5) == 0 ? target + 5 : target;
 	if (!target[0] || (proto && strcmp(proto, "file") == 0 && path[0] != '/')) {
 		snprintf(err, len, "'%s' is not an absolute path (wbc's working directory is not "
@@ -241,7 +241,11 @@ static void params_start(struct wl_client *client, struct wl_resource *resource,
 		WBC_CAPTURE_CONTROL_RESULT_V1_REASON_INVALID;
 	struct wlr_output *output = NULL;
 	struct wbc_capture *capture = NULL;
-	if (check_params(p, target, err, sizeof(err))) {
+	/* The recorder (FFmpeg) is loaded by the first recording, here or --record's. */
+	const struct wbc_recorder_module *m = wbc_recorder_loader_get(err, sizeof(err));
+	if (!m)
+		reason = WBC_CAPTURE_CONTROL_RESULT_V1_REASON_INTERNAL;
+	else if (check_params(m, p, target, err, sizeof(err))) {
 		reason = WBC_CAPTURE_CONTROL_RESULT_V1_REASON_NO_OUTPUT;
 		if (p->output)
 			snprintf(err, sizeof(err), "no output %s that can be recorded", p->output);

@@ -126,6 +126,15 @@ void wbc_screen_describe_modes(struct wlr_output *output, char *buf, size_t len)
 		snprintf(buf + used, len - used, " ...");
 }
 
+struct wbc_recording_params wbc_screen_record_params(const struct wbc_options *o)
+{
+	return (struct wbc_recording_params){ .target = o->record, .codec = o->codec,
+		.container = o->container, .codec_opts = o->codec_opts,
+		.n_codec_opts = o->n_codec_opts, .container_opts = o->container_opts,
+		.n_container_opts = o->n_container_opts, .fps = o->fps,
+		.frame_checksums = o->frame_checksums };
+}
+
 /* --record: output is recorded from its first frame; a recording paused because this
  * output went away goes on. */
 static int start_recording(struct wbc_server *s, struct wlr_output *output,
@@ -136,11 +145,7 @@ static int start_recording(struct wbc_server *s, struct wlr_output *output,
 		wbc_recording_resume(s, output, capture);
 	if (!o->record || s->recording)
 		return 0;
-	struct wbc_recording_params p = { .target = o->record, .codec = o->codec,
-		.container = o->container, .codec_opts = o->codec_opts,
-		.n_codec_opts = o->n_codec_opts, .container_opts = o->container_opts,
-		.n_container_opts = o->n_container_opts, .fps = o->fps,
-		.frame_checksums = o->frame_checksums };
+	struct wbc_recording_params p = wbc_screen_record_params(o);
 	char err[16384];                 /* an unknown codec's message lists every encoder */
 	if (wbc_recording_start(s, output, capture, &p, err, sizeof(err)) == 0)
 		return 0;

@@ -286,6 +286,17 @@ int wbc_server_init(struct wbc_server *s, const struct wbc_options *opts)
 	wl_list_init(&s->input.keyboards);
 	if (!opts->embedded && wbc_launch_check(opts->app_argv) < 0)
 		return fail(s, NULL);
+	/* --record: the recorder (FFmpeg) is loaded and what it can check of the options is
+	 * checked now, not at the first frame, so that a recorder that cannot be loaded or
+	 * an unknown codec stops wbc before any modeset. Without --record, never loaded. */
+	if (opts->record) {
+		const struct wbc_recording_params p = wbc_screen_record_params(opts);
+		char err[16384];             /* an unknown codec's message lists every encoder */
+		if (wbc_recording_check(&p, err, sizeof(err)) != 0) {
+			wbc_log(WLR_ERROR, "%s", err);
+			return fail(s, NULL);
+		}
+	}
 	s->display = wl_display_create();
 	if (!s->display)
 		return fail(s, "cannot create the Wayland display");

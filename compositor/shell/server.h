@@ -131,6 +131,8 @@ void wbc_device_restore(struct wbc_server *server);
 
 /* screen.c: outputs on the compositor side (mode, layout, frame scheduling, capture). */
 void wbc_screen_new_output(struct wbc_server *server, struct wlr_output *output);
+/* --record's recording as the options say it (o->record set); checked at start-up. */
+struct wbc_recording_params wbc_screen_record_params(const struct wbc_options *o);
 void wbc_screen_finish_all(struct wbc_server *server);
 /* Turn output's display off (its pipe goes: CRTC off, no commits, no frame events and so
  * no frame callbacks; capture consumers detach, a recording pauses) or on again (a fresh

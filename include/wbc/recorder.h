@@ -225,6 +225,17 @@ int wbc_recorder_create(const struct wbc_recorder_options *options,
 		struct wbc_recorder **out, char *err, size_t err_len);
 
 /*
+ * Checks, before the frames are known or the output opened, what create() would refuse
+ * of these options without them: the container (named, or implied by the output's name),
+ * the codec if one is named, that the container takes it, and then the codec options.
+ * width, height, format and rotation are not looked at, nor the output's path, nor the
+ * container options (they need the output open), nor the codec options when no codec is
+ * named (which default encoder opens is known only when one does). 0, or what create()
+ * would return, with the same message in err. Any thread; no recorder needed.
+ */
+int wbc_recorder_check(const struct wbc_recorder_options *options, char *err, size_t err_len);
+
+/*
  * Offers a frame; never waits for the worker. The frame struct is copied.
  *   0        queued: the recorder borrows frame->data until release.
  *   -EAGAIN  queue full: frame dropped and counted; the caller keeps

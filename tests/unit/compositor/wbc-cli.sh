@@ -4,15 +4,19 @@
 # refused before any KMS call). Each must give exit status 2 (options) or 1 (APP,
 # device), exactly one line on stderr that starts with "wbc: " and names the bad value,
 # nothing on stdout, and must not run APP (APP would create a marker file).
-#   wbc-cli.sh WBC
+# The recorder module (wbc/recorder-module.h), which wbc loads only for --record: missing,
+# not a module, or of another version, each such one line before any device is opened.
+#   wbc-cli.sh WBC NEXT_MODULE (a module of the next table version)
 set -u
-WBC=${1:?usage: wbc-cli.sh WBC}
+WBC=${1:?usage: wbc-cli.sh WBC NEXT_MODULE}
+next_module=${2:?usage: wbc-cli.sh WBC NEXT_MODULE}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 app=$tmp/app.sh
 printf '#!/bin/sh\ntouch %s/app-ran\n' "$tmp" >"$app"
 chmod +x "$app"
 fails=0 n=0
+run=("$WBC")                  # how bad() runs wbc
 
 # bad STATUS TEXT -- ARGS...: wbc ARGS... must fail as described above, TEXT in the line.
 bad() {
@@ -20,7 +24,7 @@ bad() {
 	shift 3
 	n=$((n + 1))
 	rm -f "$tmp/app-ran"
-	"$WBC" "$@" >"$tmp/out" 2>"$tmp/err"
+	"${run[@]}" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$? why=
 	[ $rc = "$want" ] || why="status $rc, want $want"
 	[ -z "$why" ] && [ "$(wc -l <"$tmp/err")" != 1 ] && why="$(wc -l <"$tmp/err") lines on stderr"
@@ -107,6 +111,50 @@ bad 1 "cannot use DRM device $tmp/regular-file: not a character device" -- \
 bad 1 "cannot use DRM device $tmp: not a character device" -- --device "$tmp" -- "$app"
 bad 1 "cannot use DRM device /dev/null: not a DRM device (character device 1:3;" -- \
 	--device /dev/null -- "$app"
+
+# What the recorder can check of --record's options before a device is opened: the
+# codec's and the container's names, and the options of a codec named (one line saying
+# "cannot record to", as when the recording starts; no file is made).
+bad 1 "cannot record to $tmp/x.mkv: unknown video encoder 'nosuchcodec'; available:" -- \
+	"${R[@]}" --codec nosuchcodec -- "$app"
+bad 1 "cannot record to $tmp/x.mkv: unknown container 'nosuchmux'; available:" -- \
+	"${R[@]}" --container nosuchmux -- "$app"
+bad 1 "cannot record to $tmp/x.mkv: container mp4 cannot hold ffv1 video" -- \
+	"${R[@]}" --container mp4 --codec ffv1 -- "$app"
+bad 1 "cannot record to $tmp/x.mkv: unknown option 'nosuchoption' for encoder libx264" -- \
+	"${R[@]}" --codec libx264 --codec-opt nosuchoption=1 -- "$app"
+if [ -e "$tmp/x.mkv" ]; then
+	echo "FAIL: a refused --record left $tmp/x.mkv"
+	fails=$((fails + 1))
+fi
+n=$((n + 1))
+
+# The recorder module: found through wbc's RUNPATH (meson's LD_LIBRARY_PATH aside; the
+# device is what fails), and not linked, so that a wbc which never records never maps
+# FFmpeg.
+run=(env -u LD_LIBRARY_PATH "$WBC")
+bad 1 "cannot use DRM device $tmp/none: No such file or directory" -- "${R[@]}" \
+	--device "$tmp/none" -- "$app"
+if ldd "$WBC" | grep -q 'libav'; then
+	echo "FAIL: wbc links FFmpeg: $(ldd "$WBC" | grep -o 'libav[a-z]*' | tr '\n' ' ')"
+	fails=$((fails + 1))
+fi
+n=$((n + 1))
+# Missing: a copy of wbc whose RUNPATH ($ORIGIN/../recorder) names no module.
+mkdir "$tmp/bin" "$tmp/lib"
+cp "$WBC" "$tmp/bin/wbc"
+run=(env -u LD_LIBRARY_PATH "$tmp/bin/wbc")
+bad 1 "cannot load the recorder: no wbc-recorder.so in $tmp/bin/../recorder:" -- \
+	"${R[@]}" -- "$app"
+# Not a module, then a library without the table, then the next version's table.
+: >"$tmp/lib/wbc-recorder.so"
+run=(env LD_LIBRARY_PATH="$tmp/lib" "$WBC")
+bad 1 "cannot load the recorder: $tmp/lib/wbc-recorder.so: file too short" -- "${R[@]}" -- "$app"
+cp "$(ldd "$WBC" | awk '$1 ~ /^libm\.so/ { print $3 }')" "$tmp/lib/wbc-recorder.so"
+bad 1 "undefined symbol: wbc_recorder_module" -- "${R[@]}" -- "$app"
+cp "$next_module" "$tmp/lib/wbc-recorder.so"
+bad 1 "$tmp/lib/wbc-recorder.so is version 2 (" -- "${R[@]}" -- "$app"
+run=("$WBC")
 
 echo "$((n - fails)) of $n bad command lines refused as expected"
 [ $fails = 0 ]

@@ -24,6 +24,14 @@ for f in bin/wbc bin/wbcctl bin/wbc-kms-info bin/wbc-kms-check bin/wbc-vm includ
 		libexec/wbc/vm/guest-init libexec/wbc/vm/kernels libexec/wbc/vm/vkms-patches/6.12; do
 	[ -e "$root/$f" ] || fail "$prefix/$f not installed"
 done
+# The recorder module, in the private directory the installed wbc's RUNPATH names (and
+# only there: no build tree in it), with FFmpeg linked by it, not by wbc.
+module=$(find "$root" -name wbc-recorder.so)
+[ -n "$module" ] || fail "wbc-recorder.so not installed"
+runpath=$(readelf -d "$root/bin/wbc" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]$/\1/p')
+[ "$d/root$runpath" = "${module%/wbc-recorder.so}" ] ||
+	fail "the installed wbc's RUNPATH is '$runpath', the module is at ${module#"$d/root"}"
+ldd "$module" | grep -q libavcodec || fail "the installed module does not link libavcodec"
 if [ "$man" = true ]; then
 	for m in wbc wbcctl wbc-kms-info wbc-kms-check wbc-vm; do
 		page=$root/share/man/man1/$m.1

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,9 @@
 
 #define FRAME_NS (TU_NS_PER_S / 60)
 
+/* create()'s last message, for check() to be compared with. */
+static char create_err[8192];
+
 /* create() must fail with want_errno and a message containing all of the
  * NULL-terminated needles, leaving no recorder, fd or thread behind. */
 static void expect_create_error(const struct wbc_recorder_options *o, int want_errno,
@@ -29,16 +33,16 @@ static void expect_create_error(const struct wbc_recorder_options *o, int want_e
 {
 	struct wbc_recorder *rec = (struct wbc_recorder *)&rec; /* poison */
 	int fds = tu_count_fds(), threads = tu_count_threads();
-	char err[8192];
+	char *err = create_err;
 	int ret;
 
-	memset(err, 'x', sizeof(err));
-	ret = wbc_recorder_create(o, &rec, err, sizeof(err));
+	memset(err, 'x', sizeof(create_err));
+	ret = wbc_recorder_create(o, &rec, err, sizeof(create_err));
 	fprintf(stderr, "create(%s) = %d: %.200s%s\n", o && o->output ? o->output : "NULL", ret,
 		err, strlen(err) > 200 ? "..." : "");
 	assert_int_equal(ret, -want_errno);
 	assert_null(rec);
-	assert_non_null(memchr(err, '\0', sizeof(err)));
+	assert_non_null(memchr(err, '\0', sizeof(create_err)));
 	assert_int_equal(strncmp(err, "wbc-recorder: ", 14), 0);
 	for (; *needles; needles++) {
 		if (!strstr(err, *needles))
@@ -46,6 +50,41 @@ static void expect_create_error(const struct wbc_recorder_options *o, int want_e
 	}
 	assert_int_equal(tu_count_fds(), fds);
 	assert_int_equal(tu_count_threads(), threads);
+}
+
+/* check() must see what create() just refused (before_output: the same errno and
+ * message), or pass what only create() can see (the output, the frames), leaving
+ * nothing behind. */
+static void expect_precheck(const struct wbc_recorder_options *o, int want_errno,
+		bool before_output)
+{
+	int fds = tu_count_fds(), threads = tu_count_threads();
+	char err[8192];
+	int ret = wbc_recorder_check(o, err, sizeof(err));
+
+	fprintf(stderr, "check(%s) = %d: %.200s%s\n", o && o->output ? o->output : "NULL", ret,
+		err, strlen(err) > 200 ? "..." : "");
+	assert_int_equal(ret, before_output ? -want_errno : 0);
+	assert_string_equal(err, before_output ? create_err : "");
+	assert_int_equal(tu_count_fds(), fds);
+	assert_int_equal(tu_count_threads(), threads);
+}
+
+/* Refused by create() and by check() alike. */
+static void expect_refused_early(const struct wbc_recorder_options *o, int want_errno,
+		const char *const *needles)
+{
+	expect_create_error(o, want_errno, needles);
+	expect_precheck(o, want_errno, true);
+}
+
+/* Refused by create() only: the output, the frames, the container options or the
+ * options of a codec not named are what is wrong. */
+static void expect_refused_late(const struct wbc_recorder_options *o, int want_errno,
+		const char *const *needles)
+{
+	expect_create_error(o, want_errno, needles);
+	expect_precheck(o, want_errno, false);
 }
 
 static void test_unknown_codec(void **state)
@@ -58,9 +97,9 @@ static void test_unknown_codec(void **state)
 
 	(void)state;
 	o.codec = "nosuchcodec";
-	expect_create_error(&o, EINVAL, needles);
+	expect_refused_early(&o, EINVAL, needles);
 	o.codec = "aac"; /* an audio encoder is not a video encoder */
-	expect_create_error(&o, EINVAL, (const char *const[]){ "'aac'", NULL });
+	expect_refused_early(&o, EINVAL, (const char *const[]){ "'aac'", NULL });
 	assert_int_equal(access("/tmp/never-created.mkv", F_OK), -1);
 }
 
@@ -74,9 +113,9 @@ static void test_unknown_container(void **state)
 
 	(void)state;
 	o.container = "nosuchmux";
-	expect_create_error(&o, EINVAL, needles);
+	expect_refused_early(&o, EINVAL, needles);
 	o = tu_options("/tmp/never-created.nosuchext");
-	expect_create_error(&o, EINVAL, (const char *const[]){
+	expect_refused_early(&o, EINVAL, (const char *const[]){
 		"cannot guess the container", "never-created.nosuchext", "matroska", NULL });
 	assert_int_equal(access("/tmp/never-created.mkv", F_OK), -1);
 }
@@ -86,7 +125,7 @@ static void test_unwritable_path(void **state)
 	struct wbc_recorder_options o = tu_options("/proc/nonexistent/x.mkv");
 
 	(void)state;
-	expect_create_error(&o, ENOENT, (const char *const[]){
+	expect_refused_late(&o, ENOENT, (const char *const[]){
 		"cannot open /proc/nonexistent/x.mkv", "No such file or directory", NULL });
 }
 
@@ -100,7 +139,7 @@ static void test_output_is_directory(void **state)
 	snprintf(path, sizeof(path), "%s/out.mkv", dir);
 	assert_int_equal(mkdir(path, 0700), 0);
 	o = tu_options(path);
-	expect_create_error(&o, EISDIR, (const char *const[]){
+	expect_refused_late(&o, EISDIR, (const char *const[]){
 		"cannot open", path, "Is a directory", NULL });
 	tu_rmtree(dir);
 }
@@ -117,12 +156,12 @@ static void test_read_only_dir(void **state)
 	o = tu_options(path);
 	ret = tu_mount_tmpfs(dir, "size=64k", true);
 	if (ret == 0) {
-		expect_create_error(&o, EROFS, (const char *const[]){
+		expect_refused_late(&o, EROFS, (const char *const[]){
 			"cannot open", path, "Read-only file system", NULL });
 		tu_umount(dir);
 	} else if (geteuid() != 0) {
 		assert_int_equal(chmod(dir, 0500), 0);
-		expect_create_error(&o, EACCES, (const char *const[]){
+		expect_refused_late(&o, EACCES, (const char *const[]){
 			"cannot open", path, "Permission denied", NULL });
 	} else {
 		tu_rmtree(dir);
@@ -145,36 +184,43 @@ static void test_bad_options(void **state)
 	snprintf(path, sizeof(path), "%s/out.mkv", dir);
 
 	o = tu_options(NULL);
-	expect_create_error(&o, EINVAL, (const char *const[]){ "no output", NULL });
-	expect_create_error(NULL, EINVAL, (const char *const[]){ "no output", NULL });
+	expect_refused_early(&o, EINVAL, (const char *const[]){ "no output", NULL });
+	expect_refused_early(NULL, EINVAL, (const char *const[]){ "no output", NULL });
 	o = tu_options(path);
 	o.width = 0;
-	expect_create_error(&o, EINVAL, (const char *const[]){ "invalid frame size 0x240", NULL });
+	expect_refused_late(&o, EINVAL, (const char *const[]){ "invalid frame size 0x240", NULL });
 	o = tu_options(path);
 	o.rotation = 45;
-	expect_create_error(&o, EINVAL, (const char *const[]){ "invalid rotation 45", NULL });
+	expect_refused_late(&o, EINVAL, (const char *const[]){ "invalid rotation 45", NULL });
 	o = tu_options(path);
 	o.format = DRM_FORMAT_NV12;
-	expect_create_error(&o, EINVAL, (const char *const[]){ "unsupported DRM format", "NV12", NULL });
-	o = tu_options(path);
-	o.codec_opts = no_kv;
-	o.n_codec_opts = 1;
-	expect_create_error(&o, EINVAL, (const char *const[]){ "'crf'", "KEY=VALUE", NULL });
-	o.codec_opts = unknown_opt;
-	expect_create_error(&o, EINVAL, (const char *const[]){
-		"unknown option 'nosuchopt' for encoder libx264", NULL });
-	o.codec_opts = bad_value;
-	expect_create_error(&o, EINVAL, (const char *const[]){
-		"invalid value 'abc' for option 'crf'", NULL });
+	expect_refused_late(&o, EINVAL, (const char *const[]){ "unsupported DRM format", "NV12", NULL });
+	/* Codec options: checked early only with the codec named (the default one is known
+	 * only once one opens). */
+	for (int named = 0; named < 2; named++) {
+		void (*expect)(const struct wbc_recorder_options *, int, const char *const *) =
+			named ? expect_refused_early : expect_refused_late;
+		o = tu_options(path);
+		o.codec = named ? "libx264" : NULL;
+		o.codec_opts = no_kv;
+		o.n_codec_opts = 1;
+		expect(&o, EINVAL, (const char *const[]){ "'crf'", "KEY=VALUE", NULL });
+		o.codec_opts = unknown_opt;
+		expect(&o, EINVAL, (const char *const[]){
+			"unknown option 'nosuchopt' for encoder libx264", NULL });
+		o.codec_opts = bad_value;
+		expect(&o, EINVAL, (const char *const[]){
+			"invalid value 'abc' for option 'crf'", NULL });
+	}
 	o = tu_options(path);
 	o.container_opts = unknown_mux_opt;
 	o.n_container_opts = 1;
-	expect_create_error(&o, EINVAL, (const char *const[]){
+	expect_refused_late(&o, EINVAL, (const char *const[]){
 		"unknown option 'nosuchmuxopt' for container matroska", NULL });
 	o = tu_options(path);
 	o.container = "mp4";
 	o.codec = "ffv1";
-	expect_create_error(&o, EINVAL, (const char *const[]){ "mp4 cannot hold ffv1", NULL });
+	expect_refused_early(&o, EINVAL, (const char *const[]){ "mp4 cannot hold ffv1", NULL });
 	tu_rmtree(dir);
 }
 
@@ -203,7 +249,7 @@ static void test_container_option_keeps_file(void **state)
 	o = tu_options(path);
 	o.container_opts = unknown;
 	o.n_container_opts = 2;
-	expect_create_error(&o, EINVAL, (const char *const[]){
+	expect_refused_late(&o, EINVAL, (const char *const[]){
 		"unknown option 'nosuchmuxopt' for container matroska", NULL });
 	f = fopen(path, "r");
 	assert_non_null(f);
