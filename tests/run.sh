@@ -5,9 +5,10 @@
 # vkms suite with, beside it at the lowest priority, the unit and wlcs (the Wayland
 # conformance suites against wbc's core, tests/wlcs.sh) suites and the fuzzers (each
 # libFuzzer target for $WBC_FUZZ_SECONDS, default 60, one at a time, tests/fuzz/run.sh).
-# One busy guest at a time: a TCG guest keeps its two vCPUs busy, and two at once (tried
-# 2026-12-06 on a fresh clone) took a batch of ten cases 520-730 s instead of 260-380 s:
-# no time saved. The soak's guest runs beside the vm suite's, which mostly wait out the
+# The vkms suite's batches and matrix run two at a time on this 2-core host, each guest
+# with one vCPU (tests/meson.build says why); two two-vCPU guests at once (tried
+# 2026-12-06) took a batch of ten cases 520-730 s instead of 260-380 s. The soak's
+# guest (two vCPUs) runs beside the vm suite's, which mostly wait out the
 # timeouts and hangs they test (2026-12-07: both done in 384 s against 274 + 330 one
 # after the other; the soak missed 14 % of its vblanks, its bound is half); not beside
 # the host suites too (then 38 %, and the vm suite's deadline report was cut short). On a
