@@ -13,6 +13,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/cpu.h>
 #include <libavutil/dict.h>
 #include <libavutil/display.h>
 #include <libavutil/opt.h>
@@ -386,11 +387,16 @@ static enum AVPixelFormat sws_input_format(enum AVPixelFormat src, enum AVPixelF
 /* A scaler that splits each frame into slices over one thread per CPU
  * ("threads" = auto): converting is a third of the per-frame work and would
  * otherwise run on the worker thread alone, leaving the other cores idle
- * between encoder calls. */
+ * between encoder calls. With one CPU, one thread asked for by number: libswscale 6
+ * (FFmpeg 5.1) given "auto" on one CPU sets up its slice contexts and then the
+ * one-thread ones too, and frees only the first (LeakSanitizer: two AVFrames from
+ * sws_init_context per scaler; seen in a one-vCPU guest, and on the host under
+ * taskset -c 0: the recorder-encode-one-cpu test). */
 static struct SwsContext *create_scaler(const struct wbc_encoder *e,
 		enum AVPixelFormat src, enum AVPixelFormat dst)
 {
 	struct SwsContext *sws = sws_alloc_context();
+	int threads = av_cpu_count() > 1 ? 0 : 1;
 
 	if (!sws)
 		return NULL;
@@ -401,7 +407,7 @@ static struct SwsContext *create_scaler(const struct wbc_encoder *e,
 			av_opt_set_int(sws, "dsth", e->ctx->height, 0) < 0 ||
 			av_opt_set_int(sws, "dst_format", dst, 0) < 0 ||
 			av_opt_set_int(sws, "sws_flags", SWS_BILINEAR, 0) < 0 ||
-			av_opt_set_int(sws, "threads", 0, 0) < 0 ||
+			av_opt_set_int(sws, "threads", threads, 0) < 0 ||
 			sws_init_context(sws, NULL, NULL) < 0) {
 		sws_freeContext(sws);
 		return NULL;

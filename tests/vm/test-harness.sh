@@ -12,7 +12,8 @@ guest)
 	# the command's exit status and output come back, the guest has 2 CPUs, --param reaches
 	# vkms, arguments survive quoting exactly, the project tree is writable, and the default
 	# kernel boots with its own vkms.ko (check-kernel; each matrix-KERNEL test makes the
-	# same check first). A second boot: without --param, the parameter is unset.
+	# same check first). A second boot: without --param, the parameter is unset; and
+	# WBC_VM_SMP=1 gives the guest one CPU.
 	"$run" --param enable_cursor=1 --param enable_overlay=1 -- bash -c '
 		echo guest-says-hi
 		echo "cpus=$(grep -c ^processor /proc/cpuinfo)"
@@ -31,8 +32,11 @@ guest)
 	[ "$got" = '<a b><"q"><$x>' ] || fail "arguments arrived as $got"
 	grep -q '^kernel-ok$' "$out" || fail "not the kernel asked for"
 	grep -a 'release' "$out"
-	"$run" -- sh -c 'grep -qx N /sys/module/vkms/parameters/enable_overlay' >"$out" 2>&1 ||
-		fail "enable_overlay set without --param"
+	WBC_VM_SMP=1 "$run" -- sh -c 'grep -qx N /sys/module/vkms/parameters/enable_overlay &&
+		echo param-unset; echo "cpus=$(grep -c ^processor /proc/cpuinfo)"' >"$out" 2>&1 ||
+		fail "the second boot failed"
+	grep -q '^param-unset$' "$out" || fail "enable_overlay set without --param"
+	grep -q '^cpus=1$' "$out" || fail "WBC_VM_SMP=1: the guest does not have 1 CPU"
 	;;
 timeout)
 	start=$(date +%s)
@@ -101,7 +105,7 @@ hang)
 	;;
 bad-options)
 	# Each bad option: status 126 and one line that names the problem, no guest booted.
-	for args in "--kernel 5.10-patched" "--virtio-gpu 0" "--timeout soon" "--bogus"; do
+	for args in "--kernel 5.10-patched" "--virtio-gpu 0" "--timeout soon" "--smp 10" "--bogus"; do
 		# shellcheck disable=SC2086  # the words of $args are the options
 		"$run" $args -- true >"$out" 2>&1
 		rc=$?
@@ -114,6 +118,12 @@ bad-options)
 		"$out.all" || { cat "$out.all"; fail "the kernel error does not list the kernels"; }
 	grep -q "wants 1 to 16 outputs, got '0'" "$out.all" || fail "--virtio-gpu 0 not named"
 	grep -q "\-\-timeout wants whole seconds, got 'soon'" "$out.all" || fail "--timeout soon not named"
+	grep -q "wants 1 to 9 vCPUs, got '10'" "$out.all" || fail "--smp 10 not named"
+	WBC_VM_SMP=0 "$run" -- true >"$out" 2>&1
+	rc=$?
+	[ $rc = 126 ] && [ "$(wc -l <"$out")" = 1 ] &&
+		grep -q "^vkms-run: --smp (or WBC_VM_SMP) wants 1 to 9 vCPUs, got '0'$" "$out" ||
+		fail "WBC_VM_SMP=0: exit status $rc, want 126 and one line naming it"
 	cat "$out.all"; rm -f "$out.all"
 	;;
 boot-death)

@@ -193,7 +193,7 @@ wbc_stop() {
 # frames from before the client's first one ("bad"), every frame must be a client frame,
 # pixel-exact, their numbers never going back, at least MIN distinct.
 check_exact() {
-	python3 - "$1" "$2" <<'PY' || fail "a recorded frame is not a frame the client drew"
+	python3 - "$1" "$2" <<'PY' || fail "$1: the frame check failed (the line above says why)"
 import sys
 lines = open(sys.argv[1]).read().split('\n')[:-1]
 lead = 0
