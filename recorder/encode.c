@@ -388,10 +388,9 @@ static enum AVPixelFormat sws_input_format(enum AVPixelFormat src, enum AVPixelF
  * ("threads" = auto): converting is a third of the per-frame work and would
  * otherwise run on the worker thread alone, leaving the other cores idle
  * between encoder calls. With one CPU, one thread asked for by number: libswscale 6
- * (FFmpeg 5.1) given "auto" on one CPU sets up its slice contexts and then the
- * one-thread ones too, and frees only the first (LeakSanitizer: two AVFrames from
- * sws_init_context per scaler; seen in a one-vCPU guest, and on the host under
- * taskset -c 0: the recorder-encode-one-cpu test). */
+ * (FFmpeg 5.1) given "auto" where there is one CPU leaks two AVFrames per scaler, which
+ * sws_init_context allocates and sws_freeContext does not free (LeakSanitizer; seen in
+ * a one-vCPU guest, and on the host under taskset -c 0: recorder-encode-one-cpu). */
 static struct SwsContext *create_scaler(const struct wbc_encoder *e,
 		enum AVPixelFormat src, enum AVPixelFormat dst)
 {
