@@ -313,12 +313,22 @@ static int start_worker(struct wbc_recorder *rec, char *err, size_t len)
 
 /* ---- creation -------------------------------------------------------- */
 
-static int check_options(const struct wbc_recorder_options *o, char *err, size_t len)
+/* What both check() and create() refuse first: options without an output. */
+static int check_output(const struct wbc_recorder_options *o, char *err, size_t len)
 {
 	if (!o || !o->output || !o->output[0]) {
 		wbc_errf(err, len, "no output given");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int check_options(const struct wbc_recorder_options *o, char *err, size_t len)
+{
+	int ret = check_output(o, err, len);
+
+	if (ret < 0)
+		return ret;
 	if (o->width == 0 || o->height == 0 || o->width > MAX_DIMENSION ||
 			o->height > MAX_DIMENSION) {
 		wbc_errf(err, len, "invalid frame size %ux%u", o->width, o->height);
@@ -486,10 +496,10 @@ int wbc_recorder_check(const struct wbc_recorder_options *o, char *err, size_t l
 {
 	if (err && len)
 		err[0] = '\0';
-	if (!o || !o->output || !o->output[0]) {
-		wbc_errf(err, len, "no output given");
-		return -EINVAL;
-	}
+	int ret = check_output(o, err, len);
+
+	if (ret < 0)
+		return ret;
 	const struct wbc_encoder_config cfg = encoder_config(o, NULL);
 	return wbc_encoder_check(&cfg, err, len);
 }
