@@ -83,10 +83,10 @@ cat "$build/meson-logs/soak.out"
 
 # Then the vkms suite: kms-check and wayvnc's batch alone with two vCPUs
 # (tests/meson.build), then the batches and the matrix, each guest with one vCPU, half
-# again as many at a time as the host has cores (three on two): one such guest is idle ~40 % of its time,
-# waiting out the real-time seconds its checks are about (bench/README.md), and two
-# at a time left the CPU 15-40 % idle once the host suites were done (2026-12-07, 22:00-
-# 22:13 UTC, /proc/stat every 5 s).
+# again as many at a time as the host has cores (three on two): one such guest is idle
+# ~40 % of its time, waiting out the real-time seconds its checks are about
+# (bench/README.md), and two at a time left the CPU 15-40 % idle once the host suites
+# were done (2026-12-07, 22:00-22:13 UTC, /proc/stat every 5 s).
 suite vkms --num-processes $(($(nproc) * 3 / 2)) || status=1
 wait $unit || status=1
 wait $wlcs || status=1
